@@ -1311,6 +1311,125 @@ def vec64_packed(m: int) -> str:
     return "\n".join(head + L + ["leave"]) + "\n"
 
 
+def vec64_zmm(m: int) -> str:
+    """64-lane vec_mul with 512-bit registers (amd64-avx512): eight product
+    columns per zmm.  Column group q (columns 8q..8q+7) is XOR over i of
+    broadcast(f_i) & G_(8q-i), G_s = (g_s, .., g_(s+7)) zero outside
+    0..m-1, each term one vpternlogd (and-xor).  G_s is an unaligned load
+    (a memory operand) for 0 <= s <= m-8; the edge windows are one
+    vpermi2q each (its index, loaded, is overwritten: no copy) from the zero register and A = g_0..g_7 (s < 0) or
+    B = g_(m-8)..g_(m-1) (s > m-8).  The reduction stays in the registers:
+    the high columns in blocks from the top whose folds c -> c - m + e land
+    below the block; per block and target group the folds are gathered by
+    vpermi2q (a lane of a permute takes one fold, so a target lane with k
+    folds from the block needs k permutes; the lanes without one read a
+    zero lane) and xored in three at a time.  h: group 0 and the words
+    m-8..m-1 (one permute of groups 0 and 1), two overlapping stores after
+    every read of f and g (h may equal f or g)."""
+    low = [e for e in mn.MODULUS[m] if e < m]
+    ncol = 2 * m - 1
+    Q = (ncol + 7) // 8
+    assert ncol % 8 and 8 < m <= 16
+    consts: dict[tuple[int, ...], str] = {}
+
+    def idx(lanes: list[int]) -> str:
+        key = tuple(lanes)
+        if key not in consts:
+            consts[key] = f"CI{len(consts)}"
+        return consts[key]
+
+    L: list[str] = ["Z = 0", "A = mem512[g + 0]", f"B = mem512[g + {8 * (m - 8)}]"]
+    wins: dict[int, str] = {}
+
+    def window(s: int) -> str:
+        if 0 <= s <= m - 8:
+            return f"mem512[g + {8 * s}]"
+        if s not in wins:
+            w = f"E{s + 7}"
+            if s < 0:
+                lanes, src = [8 + s + j if s + j >= 0 else 0 for j in range(8)], "A"
+            else:
+                lanes, src = [8 + s + j - (m - 8) if s + j < m else 0 for j in range(8)], "B"
+            L.append(f"{w} = mem512[{idx(lanes)}]")
+            L.append(f"{w} = permute2x64(Z, {w}, {src})")
+            wins[s] = w
+        return wins[s]
+    started = [False] * Q
+    for i in range(m):
+        L.append(f"8x F = mem64[f + {8 * i}]")
+        for q in range(Q):
+            s_ = 8 * q - i
+            if not -7 <= s_ < m:
+                continue
+            gs = window(s_)
+            if not started[q]:
+                L.append(f"C{q} = F & {gs}")
+                started[q] = True
+            else:
+                L.append(f"C{q} = ternlog(C{q}, F, {gs}, {hex(TERN_ANDXOR)})")
+    # reduction: blocks [lo, hi) from the top, hi - lo <= m - max(low)
+    width = m - max(low)
+    blocks, hi = [], ncol
+    while hi > m:
+        lo = max(m, hi - width)
+        if lo % 8 and lo > m and lo // 8 != (hi - 1) // 8:
+            lo = (lo + 7) // 8 * 8          # whole groups where possible
+        blocks.append((lo, hi))
+        hi = lo
+    zero_col = Q * 8 - 1                    # a column >= ncol: zero by construction
+    for lo, hi in blocks:
+        for k in range(Q):
+            # the folds landing in group k: (target lane, source column)
+            folds = [(c - m + e - 8 * k, c) for c in range(lo, hi) for e in low if 0 <= c - m + e - 8 * k < 8]
+            if not folds:
+                continue
+            groups = sorted({c // 8 for _, c in folds})
+            if len(groups) == 2 and zero_col // 8 not in groups:
+                parts = [[f for f in folds if f[1] // 8 == g] for g in groups]
+            else:
+                parts = [folds]
+            perms: list[str] = []
+            for part in parts:
+                gs_ = sorted({c // 8 for _, c in part})
+                if len(gs_) == 1:
+                    tabs, zero = ["Z", f"C{gs_[0]}"], 0
+                    base = {gs_[0]: 8}
+                else:
+                    tabs, zero = [f"C{gs_[0]}", f"C{gs_[1]}"], 8 * (zero_col // 8 - gs_[0]) + zero_col % 8
+                    base = {gs_[0]: 0, gs_[1]: 8}
+                rounds: list[list[int]] = []
+                for lane, c in part:
+                    for r in rounds:
+                        if r[lane] is None:
+                            break
+                    else:
+                        r = [None] * 8
+                        rounds.append(r)
+                    r[lane] = base[c // 8] + c % 8
+                for r in rounds:
+                    w = f"P{len(perms)}"
+                    L.append(f"{w} = mem512[{idx([zero if x is None else x for x in r])}]")
+                    L.append(f"{w} = permute2x64({tabs[0]}, {w}, {tabs[1]})")
+                    perms.append(w)
+            while len(perms) >= 2:
+                L.append(f"C{k} = ternlog(C{k}, {perms[0]}, {perms[1]}, {hex(TERN_XOR3)})")
+                perms = perms[2:]
+            if perms:
+                L.append(f"C{k} = C{k} ^ {perms[0]}")
+    # words m-8..m-1 of h: lanes m-8..7 of C0 and 0..m-9 of C1
+    L.append(f"P0 = mem512[{idx([m - 8 + j for j in range(8)])}]")
+    L += ["P0 = permute2x64(C0, P0, C1)", "mem512[h + 0] = C0", f"mem512[h + {8 * (m - 8)}] = P0"]
+    head = [f"# generated by gen/mceliece.py (GF(2^{m}) 64-lane mul, amd64-avx512: eight columns per zmm). DO NOT EDIT.",
+            "# gen/mceliece.py vec64_zmm; docs/mceliece.md.",
+            "cpu avx512f",
+            "int64 h f g"]
+    head += [f"const {n} u64 " + " ".join(str(x) for x in key) for key, n in consts.items()]
+    head += ["reg512 F Z A B " + " ".join(f"C{q}" for q in range(Q)) + " " + " ".join(f"P{k}" for k in range(8)),
+             "reg512 " + " ".join(f"E{s + 7}" for s in sorted(wins)),
+             "", f"enter qhasm_kernel_mceliece_gf{m}_vec_mul_amd64_avx512_mul", "input h f g", "secret [f] [g]"]
+    return "\n".join(head + L + ["leave"]) + "\n"
+
+
 # ---- the manifest's interface (specs/kernels.conf: gen=mceliece params=...) --
 def _p(params: dict[str, str], key: str) -> str:
     if key not in params:
@@ -1342,6 +1461,8 @@ def text(impl: str, params: dict[str, str], root: str = ROOT) -> str:
     kind = params["kind"]
     if kind == "vec" and impl == "amd64-avx2" and params["lanes"] == "64":
         return vec64_packed(int(params["m"]))
+    if kind == "vec" and impl == "amd64-avx512" and params["lanes"] == "64":
+        return vec64_zmm(int(params["m"]))
     if kind == "vec":
         return render_vec(impl, int(params["m"]), (int(params["lanes"]), params["op"]))
     if kind == "gf" and "pclmulqdq" in t.cpu:
