@@ -12,7 +12,7 @@
 static const char *const feature_names[QHASM_CPU_NFEATURES] = {
     "sse2", "ssse3", "avx", "avx2", "bmi2", "adx",
     "avx512f", "avx512vl", "avx512bw", "avx512ifma", "altivec", "pclmulqdq",
-    "bmi1",
+    "bmi1", "avx512vpopcntdq",
 };
 
 const char *qhasm_cpu_feature_name(unsigned bit)
@@ -40,7 +40,7 @@ static uint64_t xgetbv0(void)
 
 static unsigned detect(void)
 {
-    uint32_t r[4], maxleaf, ecx1, edx1, ebx7 = 0;
+    uint32_t r[4], maxleaf, ecx1, edx1, ebx7 = 0, ecx7 = 0;
     uint64_t xcr0 = 0;
     unsigned f = 0;
     int os_ymm, os_zmm;
@@ -64,6 +64,7 @@ static unsigned detect(void)
     if (maxleaf >= 7) {
         cpuid(7, 0, r);
         ebx7 = r[1];
+        ecx7 = r[2];
     }
     if (ecx1 & (1u << 27)) xcr0 = xgetbv0();             /* OSXSAVE */
     os_ymm = (xcr0 & 0x06) == 0x06;                       /* XMM and YMM state */
@@ -83,6 +84,7 @@ static unsigned detect(void)
             if (ebx7 & (1u << 31)) f |= QHASM_CPU_AVX512VL;
             if (ebx7 & (1u << 30)) f |= QHASM_CPU_AVX512BW;
             if (ebx7 & (1u << 21)) f |= QHASM_CPU_AVX512IFMA;
+            if (ecx7 & (1u << 14)) f |= QHASM_CPU_AVX512VPOPCNTDQ;    /* vpopcntd/q */
         }
     }
     return f;
@@ -117,7 +119,7 @@ static unsigned disabled(void)
     }
     if (d & QHASM_CPU_AVX) d |= QHASM_CPU_AVX2;
     if (d & QHASM_CPU_AVX2) d |= QHASM_CPU_AVX512F;
-    if (d & QHASM_CPU_AVX512F) d |= QHASM_CPU_AVX512VL | QHASM_CPU_AVX512BW | QHASM_CPU_AVX512IFMA;
+    if (d & QHASM_CPU_AVX512F) d |= QHASM_CPU_AVX512VL | QHASM_CPU_AVX512BW | QHASM_CPU_AVX512IFMA | QHASM_CPU_AVX512VPOPCNTDQ;
     return d;
 }
 

@@ -27,7 +27,7 @@ MANIFEST = "specs/kernels.conf"
 ALIASES = "out/ALIASES"
 # the CPU feature names of csrc/cpu.c, each QHASM_CPU_<NAME upper> in qhasm.h
 FEATURES = ["sse2", "ssse3", "avx", "avx2", "bmi2", "adx", "avx512f", "avx512vl", "avx512bw",
-            "avx512ifma", "altivec", "pclmulqdq", "bmi1"]
+            "avx512ifma", "altivec", "pclmulqdq", "bmi1", "avx512vpopcntdq"]
 TARGET_KEYS = {"ext", "as", "cc", "cflags", "run", "machine", "pkg"}
 PRIM_KEYS = {"family", "param", "symbol", "kernels", "api", "aliases", "ref", "vectors", "speed", "impl",
              "args", "proto", "align", "check"}

@@ -62,6 +62,8 @@ IMPLS: dict[str, Tgt] = {
     "amd64-bmi1": Tgt("amd64", "int64", 64, "int64", "bmi1", False, ".asm"),
     "amd64-avx2": Tgt("amd64", "reg256", 256, "int64", "avx2", False, ".asm"),
     "amd64-avx512": Tgt("amd64", "reg512", 512, "int64", "avx512f avx512vl", True, ".asm"),
+    # the syndrome only: its row parities by vpopcntq (AVX512_VPOPCNTDQ)
+    "amd64-avx512popcnt": Tgt("amd64", "reg512", 512, "int64", "avx512f avx512vl avx512vpopcntdq", True, ".asm"),
     # single-element gf only: carry-less multiply on xmm registers (VEX forms)
     "amd64-pclmul": Tgt("amd64", "reg128", 128, "int64", "avx pclmulqdq", False, ".asm"),
     "x86": Tgt("x86", "int32", 32, "int32", "", False, ".asm"),
@@ -83,6 +85,9 @@ SYNDROME: dict[str, dict[str, SynTgt]] = {
     "amd64-avx2": {p: SynTgt(32, "reg256", "int64", 64, "avx2", False, BIG, True) for p in msyn.PARAMS},
     # avx2 too: the row parities are merged by mceliece_syndrome.vector_merge's ymm code
     "amd64-avx512": {p: SynTgt(64, "reg512", "int64", 64, "avx2 avx512f avx512vl", True, BIG, True) for p in msyn.PARAMS},
+    # the same with the parity byte by vpopcntq (docs/mceliece.md, session 10)
+    "amd64-avx512popcnt": {p: SynTgt(64, "reg512", "int64", 64, "avx2 avx512f avx512vl avx512vpopcntdq", True, BIG, True,
+                                     popcnt=True) for p in msyn.PARAMS},
     "x86": {p: SynTgt(4, "int32", "int32", 32, "", False, BIG) for p in msyn.PARAMS},
     "ppc32": {p: SynTgt(4, "int32", "int32", 32, "", False, 32767) for p in msyn.PARAMS},
     # ld takes displacements that are multiples of 4 only: 677-byte rows use lwz

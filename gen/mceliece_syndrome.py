@@ -27,6 +27,8 @@ amd64-avx512 (render_rows512) reads no 64-byte word across a cache line:
 rows in classes of equal alignment, aligned lines ANDed with e' shifted
 per class, the parities of a class gathered and bit-transposed into s; its
 row 0 reads the bytes of its first line before pk (same line: no fault).
+amd64-avx512popcnt is the same with each group's parity byte by vpopcntq
+(AVX512_VPOPCNTDQ; merge8's popcnt form).
 """
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ class SynTgt:
     ternlog: bool
     maxdisp: int     # largest displacement of a memory operand
     qcopy: bool = False  # copy e' by 64-bit words (little-endian, unaligned loads)
+    popcnt: bool = False  # AVX-512: the row parities by vpopcntq (merge8)
 
 
 def layout(name: str, word: int) -> tuple[int, int, int, int, int]:
@@ -531,16 +534,32 @@ ROW_OF_SLOT512 = [(0, 4, 1, 5, 2, 6, 3, 7)[j] for j in range(8)]
 SLOT_OF_ROW512 = [ROW_OF_SLOT512.index(r) for r in range(8)]
 
 
-def merge8(L: list[str], nrows: int) -> None:
-    """The eight zmm accumulators A0..A7 (row r of the group in A[SLOT_OF_ROW512[r]])
+# merge8 with popcnt: the tree leaves slot k's 64-bit fold in qword 2k and
+# slot 4 + k's in qword 2k + 1, and qword j becomes bit j: row r in slot
+# SLOT_OF_ROW_POP[r]
+SLOT_OF_ROW_POP = [0, 4, 1, 5, 2, 6, 3, 7]
+
+
+def slots512(popcnt: bool) -> list[int]:
+    """merge8's slot (accumulator A<slot>) of row r of a group"""
+    return SLOT_OF_ROW_POP if popcnt else SLOT_OF_ROW512
+
+
+def merge8(L: list[str], nrows: int, popcnt: bool = False) -> None:
+    """The eight zmm accumulators A0..A7 (row r of the group in A[slots512(popcnt)[r]])
     to the byte o of their parities (bit r = row r): a tree of 512-bit
     shuffles, row pairs (vshufi32x4 0x44 / 0xee, xor: each row's 256-bit
     fold in one half), pairs of pairs (0x88 / 0xdd: each row's 128-bit fold
     in one lane), the two halves of the group (unpacklo64 / unpackhi64:
-    qwords), qword to dword (shuffle32 0xb1), zmm to ymm (extract256,
-    blend32 0xaa); vector_finish.  Rows nrows..7 are row 0's (mask them)."""
+    qwords, row r's 64-bit fold in qword r with popcnt).  popcnt: vpopcntq,
+    each count's bit 0 (the row's parity) to bit 7 of the qword's low byte
+    (vpsllq 7), the qwords' low bytes to bytes 0-7 (vpmovqb), vpmovmskb: 4
+    operations.  Else qword to dword (shuffle32 0xb1), zmm to ymm
+    (extract256, blend32 0xaa) and finish_bytes: 20.  Rows nrows..7 are row
+    0's (mask them)."""
+    slot = slots512(popcnt)
     for r in range(nrows, 8):
-        L.append(f"A{SLOT_OF_ROW512[r]} = A{SLOT_OF_ROW512[0]}")
+        L.append(f"A{slot[r]} = A{slot[0]}")
     for i in range(4):                 # pairs: 256-bit folds
         a, b = f"A{2 * i}", f"A{2 * i + 1}"
         L.append(f"T = shuffle128({a}, {b}, 0x44)")
@@ -554,6 +573,9 @@ def merge8(L: list[str], nrows: int) -> None:
     L.append("T = unpacklo64(A0, A4)")     # lane k: slots k, 4 + k
     L.append("A0 = unpackhi64(A0, A4)")
     L.append("A0 = A0 ^ T")
+    if popcnt:
+        L += ["8x A0 = popcount(A0)", "8x A0 = A0 << 7", "g = truncate8q(A0)", "o = movemask8(g)"]
+        return
     L.append("T = shuffle32(A0, 0xb1)")
     L.append("A0 = A0 ^ T")
     L.append("g = extract256(A0, 0)")
@@ -705,11 +727,11 @@ def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
     def groups(nl: int) -> None:
         for u in range(U):
             for r in range(8):
-                a = f"A{SLOT_OF_ROW512[r]}"
+                a = f"A{slots512(t.popcnt)[r]}"
                 for w in range(nl):
                     mref = f"mem512[q + {(8 * u + r) * stride + 64 * w}]"
                     L.append(f"{a} = E0 & {mref}" if w == 0 else f"{a} = ternlog({a}, E{w}, {mref}, 0x78)")
-            merge8(L, 8)
+            merge8(L, 8, t.popcnt)
             L.append(f"mem8[bt + {u}] = o")
     class_loops(L, n0, G, rb, [("long", NL), ("short", NL - 1)], groups,
                 [f"bt = bt + {U}", f"q = q + {8 * U * stride}", "=? j -= 1"])
@@ -723,16 +745,17 @@ def render_rows512(impl: str, ident: str, name: str, t: SynTgt) -> str:
         for g0 in range(0, rest, 8):
             nrows = min(8, rest - g0)
             for r in range(nrows):
-                a = f"A{SLOT_OF_ROW512[r]}"
+                a = f"A{slots512(t.popcnt)[r]}"
                 for w, off in enumerate(words):
                     mref = f"mem512[p + {(g0 + r) * rb + off}]"
                     L.append(f"{a} = E0 & {mref}" if w == 0 else f"{a} = ternlog({a}, E{w}, {mref}, 0x78)")
-            merge8(L, nrows)
+            merge8(L, nrows, t.popcnt)
             m = (1 << nrows) - 1
             L += [f"o = o & {m}", f"v = mem8[ep + {g0 // 8}]", f"v = v & {m}", "o = o ^ v",
                   f"mem8[sp + {g0 // 8}] = o"]
     consts, tnames = bits_out(L, name, 512)
-    consts.append(BYTE3)
+    if not t.popcnt:
+        consts.append(BYTE3)
     if tail and rest:                      # the overlapping last word: its first 64 - tail bytes off
         consts.append(tailmask(64, tail))
     head = [f"# generated by gen/mceliece.py (syndrome of {name}, {impl}). DO NOT EDIT.",

@@ -762,6 +762,9 @@ class Interp:
             s, t, u = (L(self.vget(o, nb)) for o in ops[1:4])
             self.put(d, qsem.unlanes([(x * y + z) & mask(lw) for x, y, z in zip(s, t, u)], lw, big))
             return None
+        if op == "popcount":                # each lane's number of one bits (vpopcntq)
+            self.put(d, qsem.unlanes([bin(x).count("1") for x in L(self.vget(ops[1], nb))], lw, big))
+            return None
         if op in ("madd52lo", "madd52hi"):
             r, s, t = (L(self.vget(o, nb)) for o in ops[1:4])
             sh = 0 if op.endswith("lo") else 52

@@ -202,7 +202,7 @@ CORE: dict[str, tuple[str, str]] = {
 VFUNCS = ["shuffle32", "unpacklo32", "unpackhi32", "unpacklo64", "unpackhi64", "shuffle128",
           "permute128", "permute64", "permute2x32", "permute2x64", "extract128", "extract256",
           "insert128", "shufbytes", "low128", "evexadd32", "evexxor", "ternlog", "permute",
-          "shiftleftbytes", "loadperm", "unpacklo8", "unpackhi8", "unpacklo16", "unpackhi16", "mulhis15", "mulhi", "maddubs", "maddwd", "zeroext8", "zeroext16", "packs16", "packs32", "truncate8", "alignr", "blend32",
+          "shiftleftbytes", "loadperm", "unpacklo8", "unpackhi8", "unpacklo16", "unpackhi16", "mulhis15", "mulhi", "maddubs", "maddwd", "zeroext8", "zeroext16", "packs16", "packs32", "truncate8", "truncate8q", "alignr", "blend32",
           "movemask8", "cmpeq8",
           "fmul", "fadd", "fsub", "fround", "ftrunc", "clmul"]
 
@@ -421,6 +421,10 @@ def vfunc(name: str, args: list, big: bool, nbytes: int, addr: int = 0) -> bytes
     if name == "truncate8":
         # each 16-bit lane cut to its low byte (vpmovwb)
         return bytes(w & 255 for w in lanes(args[0], 16, big))
+    if name == "truncate8q":
+        # each 64-bit lane's low byte in bytes 0-7, the rest of the
+        # destination (nbytes) zero (vpmovqb to the xmm view)
+        return bytes(q & 255 for q in lanes(args[0], 64, big)) + bytes(nbytes - len(args[0]) // 8)
     if name == "movemask8":
         # bit j = the top bit of byte j of s (vpmovmskb), zero-extended to the
         # integer destination (nbytes its width)

@@ -200,7 +200,8 @@ int qhasm_impl_force(const char *prim, int i);
 #define QHASM_CPU_ALTIVEC    0x400u   /* PowerPC AltiVec/VMX (AT_HWCAP) */
 #define QHASM_CPU_PCLMULQDQ  0x800u   /* carry-less multiply (CPUID.1:ECX bit 1) */
 #define QHASM_CPU_BMI1       0x1000u  /* andn (CPUID.7:EBX bit 3) */
-#define QHASM_CPU_NFEATURES  13
+#define QHASM_CPU_AVX512VPOPCNTDQ 0x2000u  /* vpopcntd/q (CPUID.7:ECX bit 14) */
+#define QHASM_CPU_NFEATURES  14
 unsigned qhasm_cpu_features(void);
 const char *qhasm_cpu_feature_name(unsigned bit);  /* "avx2" for QHASM_CPU_AVX2 */
 /* the running CPU's microarchitecture model ("zen4", "skylake", ...) or "";

@@ -41,14 +41,14 @@ static const int gorder[] = {R8, R9, R10, R11, RSI, RDI, RAX, RCX, RDX, RBX, RBP
 static const int vorder[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
 	16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
 static const char *const ext[] = {"sse2", "sse3", "ssse3", "sse4.1", "popcnt", "avx", "avx2", "bmi1", "bmi2", "adx",
-	"avx512f", "avx512vl", "avx512bw", "avx512dq", "avx512ifma", "avx512vbmi", "pclmulqdq", 0};
+	"avx512f", "avx512vl", "avx512bw", "avx512dq", "avx512ifma", "avx512vbmi", "pclmulqdq", "avx512vpopcntdq", 0};
 
 #define B(x) (1ull << (x))
 static const u64 implies[] = {
 	[XSSE3] = B(XSSE2), [XSSSE3] = B(XSSE3), [XSSE41] = B(XSSSE3), [XAVX] = B(XSSE41) | B(XPOPCNT),
 	[XAVX2] = B(XAVX), [XADX] = 0, [XAVX512F] = B(XAVX2), [XAVX512VL] = B(XAVX512F),
 	[XAVX512BW] = B(XAVX512F), [XAVX512DQ] = B(XAVX512F), [XAVX512IFMA] = B(XAVX512F),
-	[XAVX512VBMI] = B(XAVX512F), [XPCLMULQDQ] = B(XSSE2), [XPCLMULQDQ + 1] = 0,
+	[XAVX512VBMI] = B(XAVX512F), [XPCLMULQDQ] = B(XSSE2), [XAVX512VPOPCNTDQ] = B(XAVX512F), [XAVX512VPOPCNTDQ + 1] = 0,
 };
 
 #define GALL (0xffffull & ~(1ull << RSP))
