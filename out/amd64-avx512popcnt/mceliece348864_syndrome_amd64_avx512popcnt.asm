@@ -78,21 +78,20 @@ qhasm_kernel_mceliece348864_syndrome_amd64_avx512popcnt_syndrome:
 ; i = 42
 %line 43+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	mov r10, 42
-	mov r11, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
 %line 45+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	mov r8, [r9]
+	mov r11, [r9]
 ; mem64[eb + 0] = x
 %line 46+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	mov [r11], r8
+	mov [r8], r11
 ; p = p + 8
 %line 47+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	add r9, 8
 ; eb = eb + 8
 %line 48+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	add r11, 8
+	add r8, 8
 ; i = i - 1
 %line 49+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	sub r10, 1
@@ -104,7 +103,6 @@ align 32
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 52+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	mov r8, r11
 	movzx r10d, byte [r9]
 ; mem8[eb + 0] = x
 %line 53+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
@@ -129,16 +127,16 @@ align 32
 	mov byte [r8 + 3], r9b
 ; eb = &EBZ
 %line 61+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	lea rcx, [rsp + 0]
+	lea r11, [rsp + 0]
 ; eb = eb + 64
 %line 62+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	add rcx, 64
+	add r11, 64
 ; bt = &BITS
 %line 63+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	lea rax, [rsp + 512]
 ; i = 16
 %line 64+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	mov r10, 16
+	mov rcx, 16
 align 32
 .Lclasses:
 ; o = rs & 63
@@ -147,36 +145,36 @@ align 32
 	and r8, 63
 ; q = rs - o
 %line 67+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	mov r11, rsi
-	sub r11, r8
+	mov r9, rsi
+	sub r9, r8
 ; ee = eb - o
 %line 68+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	mov r9, rcx
-	sub r9, r8
+	mov r10, r11
+	sub r10, r8
 ; E0 = mem512[ee + 0]
 %line 69+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm9, [r9]
+	vmovdqu64 zmm9, [r10]
 ; E1 = mem512[ee + 64]
 %line 70+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm10, [r9 + 64]
+	vmovdqu64 zmm10, [r10 + 64]
 ; E2 = mem512[ee + 128]
 %line 71+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm11, [r9 + 128]
+	vmovdqu64 zmm11, [r10 + 128]
 ; E3 = mem512[ee + 192]
 %line 72+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm12, [r9 + 192]
+	vmovdqu64 zmm12, [r10 + 192]
 ; E4 = mem512[ee + 256]
 %line 73+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm13, [r9 + 256]
+	vmovdqu64 zmm13, [r10 + 256]
 ; E5 = mem512[ee + 320]
 %line 74+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm14, [r9 + 320]
+	vmovdqu64 zmm14, [r10 + 320]
 ; E6 = mem512[ee + 384]
 %line 75+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm15, [r9 + 384]
+	vmovdqu64 zmm15, [r10 + 384]
 ; j = 3
 %line 76+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	mov r9, 3
+	mov r10, 3
 ; unsigned<? o - 45
 %line 77+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	cmp r8, 45
@@ -187,172 +185,172 @@ align 32
 .Llong:
 ; A0 = E0 & mem512[q + 0]
 %line 80+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm0, zmm9, [r11]
+	vpandd zmm0, zmm9, [r9]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
 %line 81+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm10, [r11 + 64], 120
+	vpternlogd zmm0, zmm10, [r9 + 64], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
 %line 82+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm11, [r11 + 128], 120
+	vpternlogd zmm0, zmm11, [r9 + 128], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
 %line 83+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm12, [r11 + 192], 120
+	vpternlogd zmm0, zmm12, [r9 + 192], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
 %line 84+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm13, [r11 + 256], 120
+	vpternlogd zmm0, zmm13, [r9 + 256], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
 %line 85+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm14, [r11 + 320], 120
+	vpternlogd zmm0, zmm14, [r9 + 320], 120
 ; A0 = ternlog(A0, E6, mem512[q + 384], 0x78)
 %line 86+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm15, [r11 + 384], 120
+	vpternlogd zmm0, zmm15, [r9 + 384], 120
 ; A4 = E0 & mem512[q + 5440]
 %line 87+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm1, zmm9, [r11 + 5440]
+	vpandd zmm1, zmm9, [r9 + 5440]
 ; A4 = ternlog(A4, E1, mem512[q + 5504], 0x78)
 %line 88+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm10, [r11 + 5504], 120
+	vpternlogd zmm1, zmm10, [r9 + 5504], 120
 ; A4 = ternlog(A4, E2, mem512[q + 5568], 0x78)
 %line 89+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm11, [r11 + 5568], 120
+	vpternlogd zmm1, zmm11, [r9 + 5568], 120
 ; A4 = ternlog(A4, E3, mem512[q + 5632], 0x78)
 %line 90+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm12, [r11 + 5632], 120
+	vpternlogd zmm1, zmm12, [r9 + 5632], 120
 ; A4 = ternlog(A4, E4, mem512[q + 5696], 0x78)
 %line 91+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm13, [r11 + 5696], 120
+	vpternlogd zmm1, zmm13, [r9 + 5696], 120
 ; A4 = ternlog(A4, E5, mem512[q + 5760], 0x78)
 %line 92+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm14, [r11 + 5760], 120
+	vpternlogd zmm1, zmm14, [r9 + 5760], 120
 ; A4 = ternlog(A4, E6, mem512[q + 5824], 0x78)
 %line 93+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm15, [r11 + 5824], 120
+	vpternlogd zmm1, zmm15, [r9 + 5824], 120
 ; A1 = E0 & mem512[q + 10880]
 %line 94+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm2, zmm9, [r11 + 10880]
+	vpandd zmm2, zmm9, [r9 + 10880]
 ; A1 = ternlog(A1, E1, mem512[q + 10944], 0x78)
 %line 95+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm10, [r11 + 10944], 120
+	vpternlogd zmm2, zmm10, [r9 + 10944], 120
 ; A1 = ternlog(A1, E2, mem512[q + 11008], 0x78)
 %line 96+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm11, [r11 + 11008], 120
+	vpternlogd zmm2, zmm11, [r9 + 11008], 120
 ; A1 = ternlog(A1, E3, mem512[q + 11072], 0x78)
 %line 97+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm12, [r11 + 11072], 120
+	vpternlogd zmm2, zmm12, [r9 + 11072], 120
 ; A1 = ternlog(A1, E4, mem512[q + 11136], 0x78)
 %line 98+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm13, [r11 + 11136], 120
+	vpternlogd zmm2, zmm13, [r9 + 11136], 120
 ; A1 = ternlog(A1, E5, mem512[q + 11200], 0x78)
 %line 99+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm14, [r11 + 11200], 120
+	vpternlogd zmm2, zmm14, [r9 + 11200], 120
 ; A1 = ternlog(A1, E6, mem512[q + 11264], 0x78)
 %line 100+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm15, [r11 + 11264], 120
+	vpternlogd zmm2, zmm15, [r9 + 11264], 120
 ; A5 = E0 & mem512[q + 16320]
 %line 101+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm3, zmm9, [r11 + 16320]
+	vpandd zmm3, zmm9, [r9 + 16320]
 ; A5 = ternlog(A5, E1, mem512[q + 16384], 0x78)
 %line 102+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm10, [r11 + 16384], 120
+	vpternlogd zmm3, zmm10, [r9 + 16384], 120
 ; A5 = ternlog(A5, E2, mem512[q + 16448], 0x78)
 %line 103+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm11, [r11 + 16448], 120
+	vpternlogd zmm3, zmm11, [r9 + 16448], 120
 ; A5 = ternlog(A5, E3, mem512[q + 16512], 0x78)
 %line 104+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm12, [r11 + 16512], 120
+	vpternlogd zmm3, zmm12, [r9 + 16512], 120
 ; A5 = ternlog(A5, E4, mem512[q + 16576], 0x78)
 %line 105+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm13, [r11 + 16576], 120
+	vpternlogd zmm3, zmm13, [r9 + 16576], 120
 ; A5 = ternlog(A5, E5, mem512[q + 16640], 0x78)
 %line 106+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm14, [r11 + 16640], 120
+	vpternlogd zmm3, zmm14, [r9 + 16640], 120
 ; A5 = ternlog(A5, E6, mem512[q + 16704], 0x78)
 %line 107+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm15, [r11 + 16704], 120
+	vpternlogd zmm3, zmm15, [r9 + 16704], 120
 ; A2 = E0 & mem512[q + 21760]
 %line 108+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm4, zmm9, [r11 + 21760]
+	vpandd zmm4, zmm9, [r9 + 21760]
 ; A2 = ternlog(A2, E1, mem512[q + 21824], 0x78)
 %line 109+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm10, [r11 + 21824], 120
+	vpternlogd zmm4, zmm10, [r9 + 21824], 120
 ; A2 = ternlog(A2, E2, mem512[q + 21888], 0x78)
 %line 110+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm11, [r11 + 21888], 120
+	vpternlogd zmm4, zmm11, [r9 + 21888], 120
 ; A2 = ternlog(A2, E3, mem512[q + 21952], 0x78)
 %line 111+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm12, [r11 + 21952], 120
+	vpternlogd zmm4, zmm12, [r9 + 21952], 120
 ; A2 = ternlog(A2, E4, mem512[q + 22016], 0x78)
 %line 112+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm13, [r11 + 22016], 120
+	vpternlogd zmm4, zmm13, [r9 + 22016], 120
 ; A2 = ternlog(A2, E5, mem512[q + 22080], 0x78)
 %line 113+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm14, [r11 + 22080], 120
+	vpternlogd zmm4, zmm14, [r9 + 22080], 120
 ; A2 = ternlog(A2, E6, mem512[q + 22144], 0x78)
 %line 114+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm15, [r11 + 22144], 120
+	vpternlogd zmm4, zmm15, [r9 + 22144], 120
 ; A6 = E0 & mem512[q + 27200]
 %line 115+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm5, zmm9, [r11 + 27200]
+	vpandd zmm5, zmm9, [r9 + 27200]
 ; A6 = ternlog(A6, E1, mem512[q + 27264], 0x78)
 %line 116+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm10, [r11 + 27264], 120
+	vpternlogd zmm5, zmm10, [r9 + 27264], 120
 ; A6 = ternlog(A6, E2, mem512[q + 27328], 0x78)
 %line 117+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm11, [r11 + 27328], 120
+	vpternlogd zmm5, zmm11, [r9 + 27328], 120
 ; A6 = ternlog(A6, E3, mem512[q + 27392], 0x78)
 %line 118+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm12, [r11 + 27392], 120
+	vpternlogd zmm5, zmm12, [r9 + 27392], 120
 ; A6 = ternlog(A6, E4, mem512[q + 27456], 0x78)
 %line 119+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm13, [r11 + 27456], 120
+	vpternlogd zmm5, zmm13, [r9 + 27456], 120
 ; A6 = ternlog(A6, E5, mem512[q + 27520], 0x78)
 %line 120+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm14, [r11 + 27520], 120
+	vpternlogd zmm5, zmm14, [r9 + 27520], 120
 ; A6 = ternlog(A6, E6, mem512[q + 27584], 0x78)
 %line 121+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm15, [r11 + 27584], 120
+	vpternlogd zmm5, zmm15, [r9 + 27584], 120
 ; A3 = E0 & mem512[q + 32640]
 %line 122+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm6, zmm9, [r11 + 32640]
+	vpandd zmm6, zmm9, [r9 + 32640]
 ; A3 = ternlog(A3, E1, mem512[q + 32704], 0x78)
 %line 123+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm10, [r11 + 32704], 120
+	vpternlogd zmm6, zmm10, [r9 + 32704], 120
 ; A3 = ternlog(A3, E2, mem512[q + 32768], 0x78)
 %line 124+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm11, [r11 + 32768], 120
+	vpternlogd zmm6, zmm11, [r9 + 32768], 120
 ; A3 = ternlog(A3, E3, mem512[q + 32832], 0x78)
 %line 125+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm12, [r11 + 32832], 120
+	vpternlogd zmm6, zmm12, [r9 + 32832], 120
 ; A3 = ternlog(A3, E4, mem512[q + 32896], 0x78)
 %line 126+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm13, [r11 + 32896], 120
+	vpternlogd zmm6, zmm13, [r9 + 32896], 120
 ; A3 = ternlog(A3, E5, mem512[q + 32960], 0x78)
 %line 127+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm14, [r11 + 32960], 120
+	vpternlogd zmm6, zmm14, [r9 + 32960], 120
 ; A3 = ternlog(A3, E6, mem512[q + 33024], 0x78)
 %line 128+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm15, [r11 + 33024], 120
+	vpternlogd zmm6, zmm15, [r9 + 33024], 120
 ; A7 = E0 & mem512[q + 38080]
 %line 129+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm7, zmm9, [r11 + 38080]
+	vpandd zmm7, zmm9, [r9 + 38080]
 ; A7 = ternlog(A7, E1, mem512[q + 38144], 0x78)
 %line 130+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm10, [r11 + 38144], 120
+	vpternlogd zmm7, zmm10, [r9 + 38144], 120
 ; A7 = ternlog(A7, E2, mem512[q + 38208], 0x78)
 %line 131+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm11, [r11 + 38208], 120
+	vpternlogd zmm7, zmm11, [r9 + 38208], 120
 ; A7 = ternlog(A7, E3, mem512[q + 38272], 0x78)
 %line 132+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm12, [r11 + 38272], 120
+	vpternlogd zmm7, zmm12, [r9 + 38272], 120
 ; A7 = ternlog(A7, E4, mem512[q + 38336], 0x78)
 %line 133+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm13, [r11 + 38336], 120
+	vpternlogd zmm7, zmm13, [r9 + 38336], 120
 ; A7 = ternlog(A7, E5, mem512[q + 38400], 0x78)
 %line 134+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm14, [r11 + 38400], 120
+	vpternlogd zmm7, zmm14, [r9 + 38400], 120
 ; A7 = ternlog(A7, E6, mem512[q + 38464], 0x78)
 %line 135+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm15, [r11 + 38464], 120
+	vpternlogd zmm7, zmm15, [r9 + 38464], 120
 ; T = shuffle128(A0, A1, 0x44)
 %line 136+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	vshufi32x4 zmm8, zmm0, zmm2, 68
@@ -433,172 +431,172 @@ align 32
 	mov byte [rax], r8b
 ; A0 = E0 & mem512[q + 43520]
 %line 162+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm0, zmm9, [r11 + 43520]
+	vpandd zmm0, zmm9, [r9 + 43520]
 ; A0 = ternlog(A0, E1, mem512[q + 43584], 0x78)
 %line 163+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm10, [r11 + 43584], 120
+	vpternlogd zmm0, zmm10, [r9 + 43584], 120
 ; A0 = ternlog(A0, E2, mem512[q + 43648], 0x78)
 %line 164+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm11, [r11 + 43648], 120
+	vpternlogd zmm0, zmm11, [r9 + 43648], 120
 ; A0 = ternlog(A0, E3, mem512[q + 43712], 0x78)
 %line 165+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm12, [r11 + 43712], 120
+	vpternlogd zmm0, zmm12, [r9 + 43712], 120
 ; A0 = ternlog(A0, E4, mem512[q + 43776], 0x78)
 %line 166+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm13, [r11 + 43776], 120
+	vpternlogd zmm0, zmm13, [r9 + 43776], 120
 ; A0 = ternlog(A0, E5, mem512[q + 43840], 0x78)
 %line 167+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm14, [r11 + 43840], 120
+	vpternlogd zmm0, zmm14, [r9 + 43840], 120
 ; A0 = ternlog(A0, E6, mem512[q + 43904], 0x78)
 %line 168+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm15, [r11 + 43904], 120
+	vpternlogd zmm0, zmm15, [r9 + 43904], 120
 ; A4 = E0 & mem512[q + 48960]
 %line 169+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm1, zmm9, [r11 + 48960]
+	vpandd zmm1, zmm9, [r9 + 48960]
 ; A4 = ternlog(A4, E1, mem512[q + 49024], 0x78)
 %line 170+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm10, [r11 + 49024], 120
+	vpternlogd zmm1, zmm10, [r9 + 49024], 120
 ; A4 = ternlog(A4, E2, mem512[q + 49088], 0x78)
 %line 171+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm11, [r11 + 49088], 120
+	vpternlogd zmm1, zmm11, [r9 + 49088], 120
 ; A4 = ternlog(A4, E3, mem512[q + 49152], 0x78)
 %line 172+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm12, [r11 + 49152], 120
+	vpternlogd zmm1, zmm12, [r9 + 49152], 120
 ; A4 = ternlog(A4, E4, mem512[q + 49216], 0x78)
 %line 173+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm13, [r11 + 49216], 120
+	vpternlogd zmm1, zmm13, [r9 + 49216], 120
 ; A4 = ternlog(A4, E5, mem512[q + 49280], 0x78)
 %line 174+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm14, [r11 + 49280], 120
+	vpternlogd zmm1, zmm14, [r9 + 49280], 120
 ; A4 = ternlog(A4, E6, mem512[q + 49344], 0x78)
 %line 175+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm15, [r11 + 49344], 120
+	vpternlogd zmm1, zmm15, [r9 + 49344], 120
 ; A1 = E0 & mem512[q + 54400]
 %line 176+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm2, zmm9, [r11 + 54400]
+	vpandd zmm2, zmm9, [r9 + 54400]
 ; A1 = ternlog(A1, E1, mem512[q + 54464], 0x78)
 %line 177+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm10, [r11 + 54464], 120
+	vpternlogd zmm2, zmm10, [r9 + 54464], 120
 ; A1 = ternlog(A1, E2, mem512[q + 54528], 0x78)
 %line 178+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm11, [r11 + 54528], 120
+	vpternlogd zmm2, zmm11, [r9 + 54528], 120
 ; A1 = ternlog(A1, E3, mem512[q + 54592], 0x78)
 %line 179+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm12, [r11 + 54592], 120
+	vpternlogd zmm2, zmm12, [r9 + 54592], 120
 ; A1 = ternlog(A1, E4, mem512[q + 54656], 0x78)
 %line 180+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm13, [r11 + 54656], 120
+	vpternlogd zmm2, zmm13, [r9 + 54656], 120
 ; A1 = ternlog(A1, E5, mem512[q + 54720], 0x78)
 %line 181+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm14, [r11 + 54720], 120
+	vpternlogd zmm2, zmm14, [r9 + 54720], 120
 ; A1 = ternlog(A1, E6, mem512[q + 54784], 0x78)
 %line 182+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm15, [r11 + 54784], 120
+	vpternlogd zmm2, zmm15, [r9 + 54784], 120
 ; A5 = E0 & mem512[q + 59840]
 %line 183+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm3, zmm9, [r11 + 59840]
+	vpandd zmm3, zmm9, [r9 + 59840]
 ; A5 = ternlog(A5, E1, mem512[q + 59904], 0x78)
 %line 184+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm10, [r11 + 59904], 120
+	vpternlogd zmm3, zmm10, [r9 + 59904], 120
 ; A5 = ternlog(A5, E2, mem512[q + 59968], 0x78)
 %line 185+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm11, [r11 + 59968], 120
+	vpternlogd zmm3, zmm11, [r9 + 59968], 120
 ; A5 = ternlog(A5, E3, mem512[q + 60032], 0x78)
 %line 186+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm12, [r11 + 60032], 120
+	vpternlogd zmm3, zmm12, [r9 + 60032], 120
 ; A5 = ternlog(A5, E4, mem512[q + 60096], 0x78)
 %line 187+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm13, [r11 + 60096], 120
+	vpternlogd zmm3, zmm13, [r9 + 60096], 120
 ; A5 = ternlog(A5, E5, mem512[q + 60160], 0x78)
 %line 188+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm14, [r11 + 60160], 120
+	vpternlogd zmm3, zmm14, [r9 + 60160], 120
 ; A5 = ternlog(A5, E6, mem512[q + 60224], 0x78)
 %line 189+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm15, [r11 + 60224], 120
+	vpternlogd zmm3, zmm15, [r9 + 60224], 120
 ; A2 = E0 & mem512[q + 65280]
 %line 190+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm4, zmm9, [r11 + 65280]
+	vpandd zmm4, zmm9, [r9 + 65280]
 ; A2 = ternlog(A2, E1, mem512[q + 65344], 0x78)
 %line 191+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm10, [r11 + 65344], 120
+	vpternlogd zmm4, zmm10, [r9 + 65344], 120
 ; A2 = ternlog(A2, E2, mem512[q + 65408], 0x78)
 %line 192+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm11, [r11 + 65408], 120
+	vpternlogd zmm4, zmm11, [r9 + 65408], 120
 ; A2 = ternlog(A2, E3, mem512[q + 65472], 0x78)
 %line 193+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm12, [r11 + 65472], 120
+	vpternlogd zmm4, zmm12, [r9 + 65472], 120
 ; A2 = ternlog(A2, E4, mem512[q + 65536], 0x78)
 %line 194+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm13, [r11 + 65536], 120
+	vpternlogd zmm4, zmm13, [r9 + 65536], 120
 ; A2 = ternlog(A2, E5, mem512[q + 65600], 0x78)
 %line 195+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm14, [r11 + 65600], 120
+	vpternlogd zmm4, zmm14, [r9 + 65600], 120
 ; A2 = ternlog(A2, E6, mem512[q + 65664], 0x78)
 %line 196+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm15, [r11 + 65664], 120
+	vpternlogd zmm4, zmm15, [r9 + 65664], 120
 ; A6 = E0 & mem512[q + 70720]
 %line 197+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm5, zmm9, [r11 + 70720]
+	vpandd zmm5, zmm9, [r9 + 70720]
 ; A6 = ternlog(A6, E1, mem512[q + 70784], 0x78)
 %line 198+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm10, [r11 + 70784], 120
+	vpternlogd zmm5, zmm10, [r9 + 70784], 120
 ; A6 = ternlog(A6, E2, mem512[q + 70848], 0x78)
 %line 199+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm11, [r11 + 70848], 120
+	vpternlogd zmm5, zmm11, [r9 + 70848], 120
 ; A6 = ternlog(A6, E3, mem512[q + 70912], 0x78)
 %line 200+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm12, [r11 + 70912], 120
+	vpternlogd zmm5, zmm12, [r9 + 70912], 120
 ; A6 = ternlog(A6, E4, mem512[q + 70976], 0x78)
 %line 201+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm13, [r11 + 70976], 120
+	vpternlogd zmm5, zmm13, [r9 + 70976], 120
 ; A6 = ternlog(A6, E5, mem512[q + 71040], 0x78)
 %line 202+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm14, [r11 + 71040], 120
+	vpternlogd zmm5, zmm14, [r9 + 71040], 120
 ; A6 = ternlog(A6, E6, mem512[q + 71104], 0x78)
 %line 203+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm15, [r11 + 71104], 120
+	vpternlogd zmm5, zmm15, [r9 + 71104], 120
 ; A3 = E0 & mem512[q + 76160]
 %line 204+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm6, zmm9, [r11 + 76160]
+	vpandd zmm6, zmm9, [r9 + 76160]
 ; A3 = ternlog(A3, E1, mem512[q + 76224], 0x78)
 %line 205+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm10, [r11 + 76224], 120
+	vpternlogd zmm6, zmm10, [r9 + 76224], 120
 ; A3 = ternlog(A3, E2, mem512[q + 76288], 0x78)
 %line 206+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm11, [r11 + 76288], 120
+	vpternlogd zmm6, zmm11, [r9 + 76288], 120
 ; A3 = ternlog(A3, E3, mem512[q + 76352], 0x78)
 %line 207+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm12, [r11 + 76352], 120
+	vpternlogd zmm6, zmm12, [r9 + 76352], 120
 ; A3 = ternlog(A3, E4, mem512[q + 76416], 0x78)
 %line 208+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm13, [r11 + 76416], 120
+	vpternlogd zmm6, zmm13, [r9 + 76416], 120
 ; A3 = ternlog(A3, E5, mem512[q + 76480], 0x78)
 %line 209+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm14, [r11 + 76480], 120
+	vpternlogd zmm6, zmm14, [r9 + 76480], 120
 ; A3 = ternlog(A3, E6, mem512[q + 76544], 0x78)
 %line 210+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm15, [r11 + 76544], 120
+	vpternlogd zmm6, zmm15, [r9 + 76544], 120
 ; A7 = E0 & mem512[q + 81600]
 %line 211+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm7, zmm9, [r11 + 81600]
+	vpandd zmm7, zmm9, [r9 + 81600]
 ; A7 = ternlog(A7, E1, mem512[q + 81664], 0x78)
 %line 212+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm10, [r11 + 81664], 120
+	vpternlogd zmm7, zmm10, [r9 + 81664], 120
 ; A7 = ternlog(A7, E2, mem512[q + 81728], 0x78)
 %line 213+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm11, [r11 + 81728], 120
+	vpternlogd zmm7, zmm11, [r9 + 81728], 120
 ; A7 = ternlog(A7, E3, mem512[q + 81792], 0x78)
 %line 214+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm12, [r11 + 81792], 120
+	vpternlogd zmm7, zmm12, [r9 + 81792], 120
 ; A7 = ternlog(A7, E4, mem512[q + 81856], 0x78)
 %line 215+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm13, [r11 + 81856], 120
+	vpternlogd zmm7, zmm13, [r9 + 81856], 120
 ; A7 = ternlog(A7, E5, mem512[q + 81920], 0x78)
 %line 216+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm14, [r11 + 81920], 120
+	vpternlogd zmm7, zmm14, [r9 + 81920], 120
 ; A7 = ternlog(A7, E6, mem512[q + 81984], 0x78)
 %line 217+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm15, [r11 + 81984], 120
+	vpternlogd zmm7, zmm15, [r9 + 81984], 120
 ; T = shuffle128(A0, A1, 0x44)
 %line 218+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	vshufi32x4 zmm8, zmm0, zmm2, 68
@@ -682,10 +680,10 @@ align 32
 	add rax, 2
 ; q = q + 87040
 %line 245+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	add r11, 87040
+	add r9, 87040
 ; =? j -= 1
 %line 246+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	sub r9, 1
+	sub r10, 1
 ; goto long if !=
 %line 247+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	jne .Llong
@@ -696,148 +694,148 @@ align 32
 .Lshort:
 ; A0 = E0 & mem512[q + 0]
 %line 250+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm0, zmm9, [r11]
+	vpandd zmm0, zmm9, [r9]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
 %line 251+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm10, [r11 + 64], 120
+	vpternlogd zmm0, zmm10, [r9 + 64], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
 %line 252+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm11, [r11 + 128], 120
+	vpternlogd zmm0, zmm11, [r9 + 128], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
 %line 253+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm12, [r11 + 192], 120
+	vpternlogd zmm0, zmm12, [r9 + 192], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
 %line 254+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm13, [r11 + 256], 120
+	vpternlogd zmm0, zmm13, [r9 + 256], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
 %line 255+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm14, [r11 + 320], 120
+	vpternlogd zmm0, zmm14, [r9 + 320], 120
 ; A4 = E0 & mem512[q + 5440]
 %line 256+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm1, zmm9, [r11 + 5440]
+	vpandd zmm1, zmm9, [r9 + 5440]
 ; A4 = ternlog(A4, E1, mem512[q + 5504], 0x78)
 %line 257+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm10, [r11 + 5504], 120
+	vpternlogd zmm1, zmm10, [r9 + 5504], 120
 ; A4 = ternlog(A4, E2, mem512[q + 5568], 0x78)
 %line 258+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm11, [r11 + 5568], 120
+	vpternlogd zmm1, zmm11, [r9 + 5568], 120
 ; A4 = ternlog(A4, E3, mem512[q + 5632], 0x78)
 %line 259+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm12, [r11 + 5632], 120
+	vpternlogd zmm1, zmm12, [r9 + 5632], 120
 ; A4 = ternlog(A4, E4, mem512[q + 5696], 0x78)
 %line 260+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm13, [r11 + 5696], 120
+	vpternlogd zmm1, zmm13, [r9 + 5696], 120
 ; A4 = ternlog(A4, E5, mem512[q + 5760], 0x78)
 %line 261+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm14, [r11 + 5760], 120
+	vpternlogd zmm1, zmm14, [r9 + 5760], 120
 ; A1 = E0 & mem512[q + 10880]
 %line 262+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm2, zmm9, [r11 + 10880]
+	vpandd zmm2, zmm9, [r9 + 10880]
 ; A1 = ternlog(A1, E1, mem512[q + 10944], 0x78)
 %line 263+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm10, [r11 + 10944], 120
+	vpternlogd zmm2, zmm10, [r9 + 10944], 120
 ; A1 = ternlog(A1, E2, mem512[q + 11008], 0x78)
 %line 264+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm11, [r11 + 11008], 120
+	vpternlogd zmm2, zmm11, [r9 + 11008], 120
 ; A1 = ternlog(A1, E3, mem512[q + 11072], 0x78)
 %line 265+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm12, [r11 + 11072], 120
+	vpternlogd zmm2, zmm12, [r9 + 11072], 120
 ; A1 = ternlog(A1, E4, mem512[q + 11136], 0x78)
 %line 266+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm13, [r11 + 11136], 120
+	vpternlogd zmm2, zmm13, [r9 + 11136], 120
 ; A1 = ternlog(A1, E5, mem512[q + 11200], 0x78)
 %line 267+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm14, [r11 + 11200], 120
+	vpternlogd zmm2, zmm14, [r9 + 11200], 120
 ; A5 = E0 & mem512[q + 16320]
 %line 268+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm3, zmm9, [r11 + 16320]
+	vpandd zmm3, zmm9, [r9 + 16320]
 ; A5 = ternlog(A5, E1, mem512[q + 16384], 0x78)
 %line 269+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm10, [r11 + 16384], 120
+	vpternlogd zmm3, zmm10, [r9 + 16384], 120
 ; A5 = ternlog(A5, E2, mem512[q + 16448], 0x78)
 %line 270+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm11, [r11 + 16448], 120
+	vpternlogd zmm3, zmm11, [r9 + 16448], 120
 ; A5 = ternlog(A5, E3, mem512[q + 16512], 0x78)
 %line 271+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm12, [r11 + 16512], 120
+	vpternlogd zmm3, zmm12, [r9 + 16512], 120
 ; A5 = ternlog(A5, E4, mem512[q + 16576], 0x78)
 %line 272+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm13, [r11 + 16576], 120
+	vpternlogd zmm3, zmm13, [r9 + 16576], 120
 ; A5 = ternlog(A5, E5, mem512[q + 16640], 0x78)
 %line 273+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm14, [r11 + 16640], 120
+	vpternlogd zmm3, zmm14, [r9 + 16640], 120
 ; A2 = E0 & mem512[q + 21760]
 %line 274+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm4, zmm9, [r11 + 21760]
+	vpandd zmm4, zmm9, [r9 + 21760]
 ; A2 = ternlog(A2, E1, mem512[q + 21824], 0x78)
 %line 275+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm10, [r11 + 21824], 120
+	vpternlogd zmm4, zmm10, [r9 + 21824], 120
 ; A2 = ternlog(A2, E2, mem512[q + 21888], 0x78)
 %line 276+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm11, [r11 + 21888], 120
+	vpternlogd zmm4, zmm11, [r9 + 21888], 120
 ; A2 = ternlog(A2, E3, mem512[q + 21952], 0x78)
 %line 277+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm12, [r11 + 21952], 120
+	vpternlogd zmm4, zmm12, [r9 + 21952], 120
 ; A2 = ternlog(A2, E4, mem512[q + 22016], 0x78)
 %line 278+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm13, [r11 + 22016], 120
+	vpternlogd zmm4, zmm13, [r9 + 22016], 120
 ; A2 = ternlog(A2, E5, mem512[q + 22080], 0x78)
 %line 279+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm14, [r11 + 22080], 120
+	vpternlogd zmm4, zmm14, [r9 + 22080], 120
 ; A6 = E0 & mem512[q + 27200]
 %line 280+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm5, zmm9, [r11 + 27200]
+	vpandd zmm5, zmm9, [r9 + 27200]
 ; A6 = ternlog(A6, E1, mem512[q + 27264], 0x78)
 %line 281+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm10, [r11 + 27264], 120
+	vpternlogd zmm5, zmm10, [r9 + 27264], 120
 ; A6 = ternlog(A6, E2, mem512[q + 27328], 0x78)
 %line 282+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm11, [r11 + 27328], 120
+	vpternlogd zmm5, zmm11, [r9 + 27328], 120
 ; A6 = ternlog(A6, E3, mem512[q + 27392], 0x78)
 %line 283+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm12, [r11 + 27392], 120
+	vpternlogd zmm5, zmm12, [r9 + 27392], 120
 ; A6 = ternlog(A6, E4, mem512[q + 27456], 0x78)
 %line 284+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm13, [r11 + 27456], 120
+	vpternlogd zmm5, zmm13, [r9 + 27456], 120
 ; A6 = ternlog(A6, E5, mem512[q + 27520], 0x78)
 %line 285+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm14, [r11 + 27520], 120
+	vpternlogd zmm5, zmm14, [r9 + 27520], 120
 ; A3 = E0 & mem512[q + 32640]
 %line 286+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm6, zmm9, [r11 + 32640]
+	vpandd zmm6, zmm9, [r9 + 32640]
 ; A3 = ternlog(A3, E1, mem512[q + 32704], 0x78)
 %line 287+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm10, [r11 + 32704], 120
+	vpternlogd zmm6, zmm10, [r9 + 32704], 120
 ; A3 = ternlog(A3, E2, mem512[q + 32768], 0x78)
 %line 288+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm11, [r11 + 32768], 120
+	vpternlogd zmm6, zmm11, [r9 + 32768], 120
 ; A3 = ternlog(A3, E3, mem512[q + 32832], 0x78)
 %line 289+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm12, [r11 + 32832], 120
+	vpternlogd zmm6, zmm12, [r9 + 32832], 120
 ; A3 = ternlog(A3, E4, mem512[q + 32896], 0x78)
 %line 290+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm13, [r11 + 32896], 120
+	vpternlogd zmm6, zmm13, [r9 + 32896], 120
 ; A3 = ternlog(A3, E5, mem512[q + 32960], 0x78)
 %line 291+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm14, [r11 + 32960], 120
+	vpternlogd zmm6, zmm14, [r9 + 32960], 120
 ; A7 = E0 & mem512[q + 38080]
 %line 292+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm7, zmm9, [r11 + 38080]
+	vpandd zmm7, zmm9, [r9 + 38080]
 ; A7 = ternlog(A7, E1, mem512[q + 38144], 0x78)
 %line 293+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm10, [r11 + 38144], 120
+	vpternlogd zmm7, zmm10, [r9 + 38144], 120
 ; A7 = ternlog(A7, E2, mem512[q + 38208], 0x78)
 %line 294+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm11, [r11 + 38208], 120
+	vpternlogd zmm7, zmm11, [r9 + 38208], 120
 ; A7 = ternlog(A7, E3, mem512[q + 38272], 0x78)
 %line 295+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm12, [r11 + 38272], 120
+	vpternlogd zmm7, zmm12, [r9 + 38272], 120
 ; A7 = ternlog(A7, E4, mem512[q + 38336], 0x78)
 %line 296+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm13, [r11 + 38336], 120
+	vpternlogd zmm7, zmm13, [r9 + 38336], 120
 ; A7 = ternlog(A7, E5, mem512[q + 38400], 0x78)
 %line 297+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm14, [r11 + 38400], 120
+	vpternlogd zmm7, zmm14, [r9 + 38400], 120
 ; T = shuffle128(A0, A1, 0x44)
 %line 298+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	vshufi32x4 zmm8, zmm0, zmm2, 68
@@ -918,148 +916,148 @@ align 32
 	mov byte [rax], r8b
 ; A0 = E0 & mem512[q + 43520]
 %line 324+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm0, zmm9, [r11 + 43520]
+	vpandd zmm0, zmm9, [r9 + 43520]
 ; A0 = ternlog(A0, E1, mem512[q + 43584], 0x78)
 %line 325+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm10, [r11 + 43584], 120
+	vpternlogd zmm0, zmm10, [r9 + 43584], 120
 ; A0 = ternlog(A0, E2, mem512[q + 43648], 0x78)
 %line 326+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm11, [r11 + 43648], 120
+	vpternlogd zmm0, zmm11, [r9 + 43648], 120
 ; A0 = ternlog(A0, E3, mem512[q + 43712], 0x78)
 %line 327+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm12, [r11 + 43712], 120
+	vpternlogd zmm0, zmm12, [r9 + 43712], 120
 ; A0 = ternlog(A0, E4, mem512[q + 43776], 0x78)
 %line 328+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm13, [r11 + 43776], 120
+	vpternlogd zmm0, zmm13, [r9 + 43776], 120
 ; A0 = ternlog(A0, E5, mem512[q + 43840], 0x78)
 %line 329+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm14, [r11 + 43840], 120
+	vpternlogd zmm0, zmm14, [r9 + 43840], 120
 ; A4 = E0 & mem512[q + 48960]
 %line 330+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm1, zmm9, [r11 + 48960]
+	vpandd zmm1, zmm9, [r9 + 48960]
 ; A4 = ternlog(A4, E1, mem512[q + 49024], 0x78)
 %line 331+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm10, [r11 + 49024], 120
+	vpternlogd zmm1, zmm10, [r9 + 49024], 120
 ; A4 = ternlog(A4, E2, mem512[q + 49088], 0x78)
 %line 332+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm11, [r11 + 49088], 120
+	vpternlogd zmm1, zmm11, [r9 + 49088], 120
 ; A4 = ternlog(A4, E3, mem512[q + 49152], 0x78)
 %line 333+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm12, [r11 + 49152], 120
+	vpternlogd zmm1, zmm12, [r9 + 49152], 120
 ; A4 = ternlog(A4, E4, mem512[q + 49216], 0x78)
 %line 334+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm13, [r11 + 49216], 120
+	vpternlogd zmm1, zmm13, [r9 + 49216], 120
 ; A4 = ternlog(A4, E5, mem512[q + 49280], 0x78)
 %line 335+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm14, [r11 + 49280], 120
+	vpternlogd zmm1, zmm14, [r9 + 49280], 120
 ; A1 = E0 & mem512[q + 54400]
 %line 336+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm2, zmm9, [r11 + 54400]
+	vpandd zmm2, zmm9, [r9 + 54400]
 ; A1 = ternlog(A1, E1, mem512[q + 54464], 0x78)
 %line 337+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm10, [r11 + 54464], 120
+	vpternlogd zmm2, zmm10, [r9 + 54464], 120
 ; A1 = ternlog(A1, E2, mem512[q + 54528], 0x78)
 %line 338+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm11, [r11 + 54528], 120
+	vpternlogd zmm2, zmm11, [r9 + 54528], 120
 ; A1 = ternlog(A1, E3, mem512[q + 54592], 0x78)
 %line 339+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm12, [r11 + 54592], 120
+	vpternlogd zmm2, zmm12, [r9 + 54592], 120
 ; A1 = ternlog(A1, E4, mem512[q + 54656], 0x78)
 %line 340+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm13, [r11 + 54656], 120
+	vpternlogd zmm2, zmm13, [r9 + 54656], 120
 ; A1 = ternlog(A1, E5, mem512[q + 54720], 0x78)
 %line 341+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm14, [r11 + 54720], 120
+	vpternlogd zmm2, zmm14, [r9 + 54720], 120
 ; A5 = E0 & mem512[q + 59840]
 %line 342+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm3, zmm9, [r11 + 59840]
+	vpandd zmm3, zmm9, [r9 + 59840]
 ; A5 = ternlog(A5, E1, mem512[q + 59904], 0x78)
 %line 343+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm10, [r11 + 59904], 120
+	vpternlogd zmm3, zmm10, [r9 + 59904], 120
 ; A5 = ternlog(A5, E2, mem512[q + 59968], 0x78)
 %line 344+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm11, [r11 + 59968], 120
+	vpternlogd zmm3, zmm11, [r9 + 59968], 120
 ; A5 = ternlog(A5, E3, mem512[q + 60032], 0x78)
 %line 345+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm12, [r11 + 60032], 120
+	vpternlogd zmm3, zmm12, [r9 + 60032], 120
 ; A5 = ternlog(A5, E4, mem512[q + 60096], 0x78)
 %line 346+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm13, [r11 + 60096], 120
+	vpternlogd zmm3, zmm13, [r9 + 60096], 120
 ; A5 = ternlog(A5, E5, mem512[q + 60160], 0x78)
 %line 347+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm14, [r11 + 60160], 120
+	vpternlogd zmm3, zmm14, [r9 + 60160], 120
 ; A2 = E0 & mem512[q + 65280]
 %line 348+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm4, zmm9, [r11 + 65280]
+	vpandd zmm4, zmm9, [r9 + 65280]
 ; A2 = ternlog(A2, E1, mem512[q + 65344], 0x78)
 %line 349+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm10, [r11 + 65344], 120
+	vpternlogd zmm4, zmm10, [r9 + 65344], 120
 ; A2 = ternlog(A2, E2, mem512[q + 65408], 0x78)
 %line 350+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm11, [r11 + 65408], 120
+	vpternlogd zmm4, zmm11, [r9 + 65408], 120
 ; A2 = ternlog(A2, E3, mem512[q + 65472], 0x78)
 %line 351+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm12, [r11 + 65472], 120
+	vpternlogd zmm4, zmm12, [r9 + 65472], 120
 ; A2 = ternlog(A2, E4, mem512[q + 65536], 0x78)
 %line 352+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm13, [r11 + 65536], 120
+	vpternlogd zmm4, zmm13, [r9 + 65536], 120
 ; A2 = ternlog(A2, E5, mem512[q + 65600], 0x78)
 %line 353+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm14, [r11 + 65600], 120
+	vpternlogd zmm4, zmm14, [r9 + 65600], 120
 ; A6 = E0 & mem512[q + 70720]
 %line 354+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm5, zmm9, [r11 + 70720]
+	vpandd zmm5, zmm9, [r9 + 70720]
 ; A6 = ternlog(A6, E1, mem512[q + 70784], 0x78)
 %line 355+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm10, [r11 + 70784], 120
+	vpternlogd zmm5, zmm10, [r9 + 70784], 120
 ; A6 = ternlog(A6, E2, mem512[q + 70848], 0x78)
 %line 356+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm11, [r11 + 70848], 120
+	vpternlogd zmm5, zmm11, [r9 + 70848], 120
 ; A6 = ternlog(A6, E3, mem512[q + 70912], 0x78)
 %line 357+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm12, [r11 + 70912], 120
+	vpternlogd zmm5, zmm12, [r9 + 70912], 120
 ; A6 = ternlog(A6, E4, mem512[q + 70976], 0x78)
 %line 358+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm13, [r11 + 70976], 120
+	vpternlogd zmm5, zmm13, [r9 + 70976], 120
 ; A6 = ternlog(A6, E5, mem512[q + 71040], 0x78)
 %line 359+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm14, [r11 + 71040], 120
+	vpternlogd zmm5, zmm14, [r9 + 71040], 120
 ; A3 = E0 & mem512[q + 76160]
 %line 360+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm6, zmm9, [r11 + 76160]
+	vpandd zmm6, zmm9, [r9 + 76160]
 ; A3 = ternlog(A3, E1, mem512[q + 76224], 0x78)
 %line 361+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm10, [r11 + 76224], 120
+	vpternlogd zmm6, zmm10, [r9 + 76224], 120
 ; A3 = ternlog(A3, E2, mem512[q + 76288], 0x78)
 %line 362+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm11, [r11 + 76288], 120
+	vpternlogd zmm6, zmm11, [r9 + 76288], 120
 ; A3 = ternlog(A3, E3, mem512[q + 76352], 0x78)
 %line 363+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm12, [r11 + 76352], 120
+	vpternlogd zmm6, zmm12, [r9 + 76352], 120
 ; A3 = ternlog(A3, E4, mem512[q + 76416], 0x78)
 %line 364+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm13, [r11 + 76416], 120
+	vpternlogd zmm6, zmm13, [r9 + 76416], 120
 ; A3 = ternlog(A3, E5, mem512[q + 76480], 0x78)
 %line 365+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm14, [r11 + 76480], 120
+	vpternlogd zmm6, zmm14, [r9 + 76480], 120
 ; A7 = E0 & mem512[q + 81600]
 %line 366+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpandd zmm7, zmm9, [r11 + 81600]
+	vpandd zmm7, zmm9, [r9 + 81600]
 ; A7 = ternlog(A7, E1, mem512[q + 81664], 0x78)
 %line 367+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm10, [r11 + 81664], 120
+	vpternlogd zmm7, zmm10, [r9 + 81664], 120
 ; A7 = ternlog(A7, E2, mem512[q + 81728], 0x78)
 %line 368+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm11, [r11 + 81728], 120
+	vpternlogd zmm7, zmm11, [r9 + 81728], 120
 ; A7 = ternlog(A7, E3, mem512[q + 81792], 0x78)
 %line 369+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm12, [r11 + 81792], 120
+	vpternlogd zmm7, zmm12, [r9 + 81792], 120
 ; A7 = ternlog(A7, E4, mem512[q + 81856], 0x78)
 %line 370+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm13, [r11 + 81856], 120
+	vpternlogd zmm7, zmm13, [r9 + 81856], 120
 ; A7 = ternlog(A7, E5, mem512[q + 81920], 0x78)
 %line 371+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm14, [r11 + 81920], 120
+	vpternlogd zmm7, zmm14, [r9 + 81920], 120
 ; T = shuffle128(A0, A1, 0x44)
 %line 372+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	vshufi32x4 zmm8, zmm0, zmm2, 68
@@ -1143,10 +1141,10 @@ align 32
 	add rax, 2
 ; q = q + 87040
 %line 399+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	add r11, 87040
+	add r9, 87040
 ; =? j -= 1
 %line 400+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	sub r9, 1
+	sub r10, 1
 ; goto short if !=
 %line 401+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	jne .Lshort
@@ -1159,10 +1157,10 @@ align 32
 	add rsi, 340
 ; i = i - 1
 %line 405+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	sub r10, 1
+	sub rcx, 1
 ; =? i - 0
 %line 406+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
-	cmp r10, 0
+	cmp rcx, 0
 ; goto classes if !=
 %line 407+0 specs/mceliece/generated/mceliece348864_syndrome_amd64_avx512popcnt.q
 	jne .Lclasses

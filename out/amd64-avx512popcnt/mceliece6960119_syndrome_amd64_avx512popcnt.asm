@@ -18,46 +18,46 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_avx512popcnt_syndrome:
 	vpxord zmm0, zmm0, zmm0
 ; eb = &EBZ
 %line 24+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	lea r10, [rsp + 0]
+	lea r11, [rsp + 0]
 ; mem512[eb + 0] = Z
 %line 25+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10], zmm0
+	vmovdqu64 [r11], zmm0
 ; mem512[eb + 64] = Z
 %line 26+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 64], zmm0
+	vmovdqu64 [r11 + 64], zmm0
 ; mem512[eb + 128] = Z
 %line 27+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 128], zmm0
+	vmovdqu64 [r11 + 128], zmm0
 ; mem512[eb + 192] = Z
 %line 28+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 192], zmm0
+	vmovdqu64 [r11 + 192], zmm0
 ; mem512[eb + 256] = Z
 %line 29+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 256], zmm0
+	vmovdqu64 [r11 + 256], zmm0
 ; mem512[eb + 320] = Z
 %line 30+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 320], zmm0
+	vmovdqu64 [r11 + 320], zmm0
 ; mem512[eb + 384] = Z
 %line 31+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 384], zmm0
+	vmovdqu64 [r11 + 384], zmm0
 ; mem512[eb + 448] = Z
 %line 32+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 448], zmm0
+	vmovdqu64 [r11 + 448], zmm0
 ; mem512[eb + 512] = Z
 %line 33+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 512], zmm0
+	vmovdqu64 [r11 + 512], zmm0
 ; mem512[eb + 576] = Z
 %line 34+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 576], zmm0
+	vmovdqu64 [r11 + 576], zmm0
 ; mem512[eb + 640] = Z
 %line 35+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 640], zmm0
+	vmovdqu64 [r11 + 640], zmm0
 ; mem512[eb + 704] = Z
 %line 36+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 704], zmm0
+	vmovdqu64 [r11 + 704], zmm0
 ; mem512[eb + 768] = Z
 %line 37+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 [r10 + 768], zmm0
+	vmovdqu64 [r11 + 768], zmm0
 ; bt = &BITS
 %line 38+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	lea r8, [rsp + 832]
@@ -87,58 +87,57 @@ qhasm_kernel_mceliece6960119_syndrome_amd64_avx512popcnt_syndrome:
 	vmovdqu64 [r8 + 448], zmm0
 ; p = e + 193
 %line 47+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	lea r11, [rdx + 193]
+	lea rax, [rdx + 193]
 ; eb = eb + 64
 %line 48+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	add r10, 64
+	add r11, 64
 ; i = 84
 %line 49+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	mov r8, 84
-	mov rax, r8
 align 32
 .Lcopy:
 ; x = mem64[p + 0]
 %line 51+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov r8, [r11]
+	mov r9, [rax]
 ; x = x >> 3
 %line 52+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	shr r8, 3
+	shr r9, 3
 ; y = mem8[p + 8]
 %line 53+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	movzx r9d, byte [r11 + 8]
+	movzx r10d, byte [rax + 8]
 ; y = y << 61
 %line 54+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	shl r9, 61
+	shl r10, 61
 ; x = x ^ y
 %line 55+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	xor r8, r9
+	xor r9, r10
 ; mem64[eb + 0] = x
 %line 56+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov [r10], r8
+	mov [r11], r9
 ; p = p + 8
 %line 57+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	add r11, 8
+	add rax, 8
 ; eb = eb + 8
 %line 58+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	add r10, 8
+	add r11, 8
 ; i = i - 1
 %line 59+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	sub rax, 1
+	sub r8, 1
 ; =? i - 0
 %line 60+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	cmp rax, 0
+	cmp r8, 0
 ; goto copy if !=
 %line 61+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	jne .Lcopy
 ; x = mem8[p + 0]
 %line 62+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	movzx r8d, byte [r11]
+	movzx r8d, byte [rax]
 ; x = x >> 3
 %line 63+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	shr r8, 3
 ; y = mem8[p + 1]
 %line 64+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	movzx r9d, byte [r11 + 1]
+	movzx r9d, byte [rax + 1]
 ; y = y << 5
 %line 65+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	shl r9, 5
@@ -147,16 +146,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 0] = x
 %line 67+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov byte [r10], r8b
+	mov byte [r11], r8b
 ; x = mem8[p + 1]
 %line 68+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	movzx r8d, byte [r11 + 1]
+	movzx r8d, byte [rax + 1]
 ; x = x >> 3
 %line 69+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	shr r8, 3
 ; y = mem8[p + 2]
 %line 70+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	movzx r9d, byte [r11 + 2]
+	movzx r9d, byte [rax + 2]
 ; y = y << 5
 %line 71+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	shl r9, 5
@@ -165,16 +164,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 1] = x
 %line 73+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov byte [r10 + 1], r8b
+	mov byte [r11 + 1], r8b
 ; x = mem8[p + 2]
 %line 74+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	movzx r8d, byte [r11 + 2]
+	movzx r8d, byte [rax + 2]
 ; x = x >> 3
 %line 75+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	shr r8, 3
 ; y = mem8[p + 3]
 %line 76+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	movzx r9d, byte [r11 + 3]
+	movzx r9d, byte [rax + 3]
 ; y = y << 5
 %line 77+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	shl r9, 5
@@ -183,16 +182,16 @@ align 32
 	xor r8, r9
 ; mem8[eb + 2] = x
 %line 79+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov byte [r10 + 2], r8b
+	mov byte [r11 + 2], r8b
 ; x = mem8[p + 3]
 %line 80+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	movzx r8d, byte [r11 + 3]
+	movzx r8d, byte [rax + 3]
 ; x = x >> 3
 %line 81+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	shr r8, 3
 ; y = mem8[p + 4]
 %line 82+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	movzx r9d, byte [r11 + 4]
+	movzx r9d, byte [rax + 4]
 ; y = y << 5
 %line 83+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	shl r9, 5
@@ -201,87 +200,87 @@ align 32
 	xor r8, r9
 ; mem8[eb + 3] = x
 %line 85+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov byte [r10 + 3], r8b
+	mov byte [r11 + 3], r8b
 ; x = mem8[p + 4]
 %line 86+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	movzx r8d, byte [r11 + 4]
+	movzx r8d, byte [rax + 4]
 ; x = x >> 3
 %line 87+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	shr r8, 3
 ; mem8[eb + 4] = x
 %line 88+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov byte [r10 + 4], r8b
+	mov byte [r11 + 4], r8b
 ; rs = pk
 %line 89+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov r10, rsi
+	mov r8, rsi
 ; eb = &EBZ
 %line 90+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	lea r9, [rsp + 0]
+	lea rax, [rsp + 0]
 ; eb = eb + 64
 %line 91+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	add r9, 64
+	add rax, 64
 ; bt = &BITS
 %line 92+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	lea rbx, [rsp + 832]
+	lea rcx, [rsp + 832]
 ; i = 64
 %line 93+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov r11, 64
+	mov rbx, 64
 align 32
 .Lclasses:
 ; o = rs & 63
 %line 95+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov rcx, r10
-	and rcx, 63
+	mov r9, r8
+	and r9, 63
 ; q = rs - o
 %line 96+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov rax, r10
-	sub rax, rcx
+	mov r10, r8
+	sub r10, r9
 ; ee = eb - o
 %line 97+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov r8, r9
-	sub r8, rcx
+	mov r11, rax
+	sub r11, r9
 ; E0 = mem512[ee + 0]
 %line 98+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm9, [r8]
+	vmovdqu64 zmm9, [r11]
 ; E1 = mem512[ee + 64]
 %line 99+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm10, [r8 + 64]
+	vmovdqu64 zmm10, [r11 + 64]
 ; E2 = mem512[ee + 128]
 %line 100+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm11, [r8 + 128]
+	vmovdqu64 zmm11, [r11 + 128]
 ; E3 = mem512[ee + 192]
 %line 101+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm12, [r8 + 192]
+	vmovdqu64 zmm12, [r11 + 192]
 ; E4 = mem512[ee + 256]
 %line 102+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm13, [r8 + 256]
+	vmovdqu64 zmm13, [r11 + 256]
 ; E5 = mem512[ee + 320]
 %line 103+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm14, [r8 + 320]
+	vmovdqu64 zmm14, [r11 + 320]
 ; E6 = mem512[ee + 384]
 %line 104+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm15, [r8 + 384]
+	vmovdqu64 zmm15, [r11 + 384]
 ; E7 = mem512[ee + 448]
 %line 105+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm16, [r8 + 448]
+	vmovdqu64 zmm16, [r11 + 448]
 ; E8 = mem512[ee + 512]
 %line 106+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm17, [r8 + 512]
+	vmovdqu64 zmm17, [r11 + 512]
 ; E9 = mem512[ee + 576]
 %line 107+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm18, [r8 + 576]
+	vmovdqu64 zmm18, [r11 + 576]
 ; E10 = mem512[ee + 640]
 %line 108+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm19, [r8 + 640]
+	vmovdqu64 zmm19, [r11 + 640]
 ; E11 = mem512[ee + 704]
 %line 109+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm20, [r8 + 704]
+	vmovdqu64 zmm20, [r11 + 704]
 ; j = 3
 %line 110+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov r8, 3
+	mov r11, 3
 ; unsigned<? o - 28
 %line 111+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	cmp rcx, 28
+	cmp r9, 28
 ; goto short if unsigned<
 %line 112+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	jb .Lshort
@@ -289,292 +288,292 @@ align 32
 .Llong:
 ; A0 = E0 & mem512[q + 0]
 %line 114+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm0, zmm9, [rax]
+	vpandd zmm0, zmm9, [r10]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
 %line 115+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm10, [rax + 64], 120
+	vpternlogd zmm0, zmm10, [r10 + 64], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
 %line 116+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm11, [rax + 128], 120
+	vpternlogd zmm0, zmm11, [r10 + 128], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
 %line 117+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm12, [rax + 192], 120
+	vpternlogd zmm0, zmm12, [r10 + 192], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
 %line 118+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm13, [rax + 256], 120
+	vpternlogd zmm0, zmm13, [r10 + 256], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
 %line 119+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm14, [rax + 320], 120
+	vpternlogd zmm0, zmm14, [r10 + 320], 120
 ; A0 = ternlog(A0, E6, mem512[q + 384], 0x78)
 %line 120+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm15, [rax + 384], 120
+	vpternlogd zmm0, zmm15, [r10 + 384], 120
 ; A0 = ternlog(A0, E7, mem512[q + 448], 0x78)
 %line 121+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm16, [rax + 448], 120
+	vpternlogd zmm0, zmm16, [r10 + 448], 120
 ; A0 = ternlog(A0, E8, mem512[q + 512], 0x78)
 %line 122+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm17, [rax + 512], 120
+	vpternlogd zmm0, zmm17, [r10 + 512], 120
 ; A0 = ternlog(A0, E9, mem512[q + 576], 0x78)
 %line 123+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm18, [rax + 576], 120
+	vpternlogd zmm0, zmm18, [r10 + 576], 120
 ; A0 = ternlog(A0, E10, mem512[q + 640], 0x78)
 %line 124+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm19, [rax + 640], 120
+	vpternlogd zmm0, zmm19, [r10 + 640], 120
 ; A0 = ternlog(A0, E11, mem512[q + 704], 0x78)
 %line 125+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm20, [rax + 704], 120
+	vpternlogd zmm0, zmm20, [r10 + 704], 120
 ; A4 = E0 & mem512[q + 43328]
 %line 126+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm1, zmm9, [rax + 43328]
+	vpandd zmm1, zmm9, [r10 + 43328]
 ; A4 = ternlog(A4, E1, mem512[q + 43392], 0x78)
 %line 127+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm10, [rax + 43392], 120
+	vpternlogd zmm1, zmm10, [r10 + 43392], 120
 ; A4 = ternlog(A4, E2, mem512[q + 43456], 0x78)
 %line 128+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm11, [rax + 43456], 120
+	vpternlogd zmm1, zmm11, [r10 + 43456], 120
 ; A4 = ternlog(A4, E3, mem512[q + 43520], 0x78)
 %line 129+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm12, [rax + 43520], 120
+	vpternlogd zmm1, zmm12, [r10 + 43520], 120
 ; A4 = ternlog(A4, E4, mem512[q + 43584], 0x78)
 %line 130+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm13, [rax + 43584], 120
+	vpternlogd zmm1, zmm13, [r10 + 43584], 120
 ; A4 = ternlog(A4, E5, mem512[q + 43648], 0x78)
 %line 131+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm14, [rax + 43648], 120
+	vpternlogd zmm1, zmm14, [r10 + 43648], 120
 ; A4 = ternlog(A4, E6, mem512[q + 43712], 0x78)
 %line 132+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm15, [rax + 43712], 120
+	vpternlogd zmm1, zmm15, [r10 + 43712], 120
 ; A4 = ternlog(A4, E7, mem512[q + 43776], 0x78)
 %line 133+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm16, [rax + 43776], 120
+	vpternlogd zmm1, zmm16, [r10 + 43776], 120
 ; A4 = ternlog(A4, E8, mem512[q + 43840], 0x78)
 %line 134+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm17, [rax + 43840], 120
+	vpternlogd zmm1, zmm17, [r10 + 43840], 120
 ; A4 = ternlog(A4, E9, mem512[q + 43904], 0x78)
 %line 135+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm18, [rax + 43904], 120
+	vpternlogd zmm1, zmm18, [r10 + 43904], 120
 ; A4 = ternlog(A4, E10, mem512[q + 43968], 0x78)
 %line 136+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm19, [rax + 43968], 120
+	vpternlogd zmm1, zmm19, [r10 + 43968], 120
 ; A4 = ternlog(A4, E11, mem512[q + 44032], 0x78)
 %line 137+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm20, [rax + 44032], 120
+	vpternlogd zmm1, zmm20, [r10 + 44032], 120
 ; A1 = E0 & mem512[q + 86656]
 %line 138+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm2, zmm9, [rax + 86656]
+	vpandd zmm2, zmm9, [r10 + 86656]
 ; A1 = ternlog(A1, E1, mem512[q + 86720], 0x78)
 %line 139+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm10, [rax + 86720], 120
+	vpternlogd zmm2, zmm10, [r10 + 86720], 120
 ; A1 = ternlog(A1, E2, mem512[q + 86784], 0x78)
 %line 140+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm11, [rax + 86784], 120
+	vpternlogd zmm2, zmm11, [r10 + 86784], 120
 ; A1 = ternlog(A1, E3, mem512[q + 86848], 0x78)
 %line 141+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm12, [rax + 86848], 120
+	vpternlogd zmm2, zmm12, [r10 + 86848], 120
 ; A1 = ternlog(A1, E4, mem512[q + 86912], 0x78)
 %line 142+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm13, [rax + 86912], 120
+	vpternlogd zmm2, zmm13, [r10 + 86912], 120
 ; A1 = ternlog(A1, E5, mem512[q + 86976], 0x78)
 %line 143+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm14, [rax + 86976], 120
+	vpternlogd zmm2, zmm14, [r10 + 86976], 120
 ; A1 = ternlog(A1, E6, mem512[q + 87040], 0x78)
 %line 144+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm15, [rax + 87040], 120
+	vpternlogd zmm2, zmm15, [r10 + 87040], 120
 ; A1 = ternlog(A1, E7, mem512[q + 87104], 0x78)
 %line 145+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm16, [rax + 87104], 120
+	vpternlogd zmm2, zmm16, [r10 + 87104], 120
 ; A1 = ternlog(A1, E8, mem512[q + 87168], 0x78)
 %line 146+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm17, [rax + 87168], 120
+	vpternlogd zmm2, zmm17, [r10 + 87168], 120
 ; A1 = ternlog(A1, E9, mem512[q + 87232], 0x78)
 %line 147+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm18, [rax + 87232], 120
+	vpternlogd zmm2, zmm18, [r10 + 87232], 120
 ; A1 = ternlog(A1, E10, mem512[q + 87296], 0x78)
 %line 148+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm19, [rax + 87296], 120
+	vpternlogd zmm2, zmm19, [r10 + 87296], 120
 ; A1 = ternlog(A1, E11, mem512[q + 87360], 0x78)
 %line 149+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm20, [rax + 87360], 120
+	vpternlogd zmm2, zmm20, [r10 + 87360], 120
 ; A5 = E0 & mem512[q + 129984]
 %line 150+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm3, zmm9, [rax + 129984]
+	vpandd zmm3, zmm9, [r10 + 129984]
 ; A5 = ternlog(A5, E1, mem512[q + 130048], 0x78)
 %line 151+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm10, [rax + 130048], 120
+	vpternlogd zmm3, zmm10, [r10 + 130048], 120
 ; A5 = ternlog(A5, E2, mem512[q + 130112], 0x78)
 %line 152+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm11, [rax + 130112], 120
+	vpternlogd zmm3, zmm11, [r10 + 130112], 120
 ; A5 = ternlog(A5, E3, mem512[q + 130176], 0x78)
 %line 153+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm12, [rax + 130176], 120
+	vpternlogd zmm3, zmm12, [r10 + 130176], 120
 ; A5 = ternlog(A5, E4, mem512[q + 130240], 0x78)
 %line 154+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm13, [rax + 130240], 120
+	vpternlogd zmm3, zmm13, [r10 + 130240], 120
 ; A5 = ternlog(A5, E5, mem512[q + 130304], 0x78)
 %line 155+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm14, [rax + 130304], 120
+	vpternlogd zmm3, zmm14, [r10 + 130304], 120
 ; A5 = ternlog(A5, E6, mem512[q + 130368], 0x78)
 %line 156+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm15, [rax + 130368], 120
+	vpternlogd zmm3, zmm15, [r10 + 130368], 120
 ; A5 = ternlog(A5, E7, mem512[q + 130432], 0x78)
 %line 157+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm16, [rax + 130432], 120
+	vpternlogd zmm3, zmm16, [r10 + 130432], 120
 ; A5 = ternlog(A5, E8, mem512[q + 130496], 0x78)
 %line 158+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm17, [rax + 130496], 120
+	vpternlogd zmm3, zmm17, [r10 + 130496], 120
 ; A5 = ternlog(A5, E9, mem512[q + 130560], 0x78)
 %line 159+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm18, [rax + 130560], 120
+	vpternlogd zmm3, zmm18, [r10 + 130560], 120
 ; A5 = ternlog(A5, E10, mem512[q + 130624], 0x78)
 %line 160+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm19, [rax + 130624], 120
+	vpternlogd zmm3, zmm19, [r10 + 130624], 120
 ; A5 = ternlog(A5, E11, mem512[q + 130688], 0x78)
 %line 161+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm20, [rax + 130688], 120
+	vpternlogd zmm3, zmm20, [r10 + 130688], 120
 ; A2 = E0 & mem512[q + 173312]
 %line 162+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm4, zmm9, [rax + 173312]
+	vpandd zmm4, zmm9, [r10 + 173312]
 ; A2 = ternlog(A2, E1, mem512[q + 173376], 0x78)
 %line 163+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm10, [rax + 173376], 120
+	vpternlogd zmm4, zmm10, [r10 + 173376], 120
 ; A2 = ternlog(A2, E2, mem512[q + 173440], 0x78)
 %line 164+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm11, [rax + 173440], 120
+	vpternlogd zmm4, zmm11, [r10 + 173440], 120
 ; A2 = ternlog(A2, E3, mem512[q + 173504], 0x78)
 %line 165+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm12, [rax + 173504], 120
+	vpternlogd zmm4, zmm12, [r10 + 173504], 120
 ; A2 = ternlog(A2, E4, mem512[q + 173568], 0x78)
 %line 166+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm13, [rax + 173568], 120
+	vpternlogd zmm4, zmm13, [r10 + 173568], 120
 ; A2 = ternlog(A2, E5, mem512[q + 173632], 0x78)
 %line 167+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm14, [rax + 173632], 120
+	vpternlogd zmm4, zmm14, [r10 + 173632], 120
 ; A2 = ternlog(A2, E6, mem512[q + 173696], 0x78)
 %line 168+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm15, [rax + 173696], 120
+	vpternlogd zmm4, zmm15, [r10 + 173696], 120
 ; A2 = ternlog(A2, E7, mem512[q + 173760], 0x78)
 %line 169+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm16, [rax + 173760], 120
+	vpternlogd zmm4, zmm16, [r10 + 173760], 120
 ; A2 = ternlog(A2, E8, mem512[q + 173824], 0x78)
 %line 170+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm17, [rax + 173824], 120
+	vpternlogd zmm4, zmm17, [r10 + 173824], 120
 ; A2 = ternlog(A2, E9, mem512[q + 173888], 0x78)
 %line 171+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm18, [rax + 173888], 120
+	vpternlogd zmm4, zmm18, [r10 + 173888], 120
 ; A2 = ternlog(A2, E10, mem512[q + 173952], 0x78)
 %line 172+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm19, [rax + 173952], 120
+	vpternlogd zmm4, zmm19, [r10 + 173952], 120
 ; A2 = ternlog(A2, E11, mem512[q + 174016], 0x78)
 %line 173+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm20, [rax + 174016], 120
+	vpternlogd zmm4, zmm20, [r10 + 174016], 120
 ; A6 = E0 & mem512[q + 216640]
 %line 174+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm5, zmm9, [rax + 216640]
+	vpandd zmm5, zmm9, [r10 + 216640]
 ; A6 = ternlog(A6, E1, mem512[q + 216704], 0x78)
 %line 175+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm10, [rax + 216704], 120
+	vpternlogd zmm5, zmm10, [r10 + 216704], 120
 ; A6 = ternlog(A6, E2, mem512[q + 216768], 0x78)
 %line 176+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm11, [rax + 216768], 120
+	vpternlogd zmm5, zmm11, [r10 + 216768], 120
 ; A6 = ternlog(A6, E3, mem512[q + 216832], 0x78)
 %line 177+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm12, [rax + 216832], 120
+	vpternlogd zmm5, zmm12, [r10 + 216832], 120
 ; A6 = ternlog(A6, E4, mem512[q + 216896], 0x78)
 %line 178+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm13, [rax + 216896], 120
+	vpternlogd zmm5, zmm13, [r10 + 216896], 120
 ; A6 = ternlog(A6, E5, mem512[q + 216960], 0x78)
 %line 179+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm14, [rax + 216960], 120
+	vpternlogd zmm5, zmm14, [r10 + 216960], 120
 ; A6 = ternlog(A6, E6, mem512[q + 217024], 0x78)
 %line 180+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm15, [rax + 217024], 120
+	vpternlogd zmm5, zmm15, [r10 + 217024], 120
 ; A6 = ternlog(A6, E7, mem512[q + 217088], 0x78)
 %line 181+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm16, [rax + 217088], 120
+	vpternlogd zmm5, zmm16, [r10 + 217088], 120
 ; A6 = ternlog(A6, E8, mem512[q + 217152], 0x78)
 %line 182+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm17, [rax + 217152], 120
+	vpternlogd zmm5, zmm17, [r10 + 217152], 120
 ; A6 = ternlog(A6, E9, mem512[q + 217216], 0x78)
 %line 183+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm18, [rax + 217216], 120
+	vpternlogd zmm5, zmm18, [r10 + 217216], 120
 ; A6 = ternlog(A6, E10, mem512[q + 217280], 0x78)
 %line 184+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm19, [rax + 217280], 120
+	vpternlogd zmm5, zmm19, [r10 + 217280], 120
 ; A6 = ternlog(A6, E11, mem512[q + 217344], 0x78)
 %line 185+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm20, [rax + 217344], 120
+	vpternlogd zmm5, zmm20, [r10 + 217344], 120
 ; A3 = E0 & mem512[q + 259968]
 %line 186+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm6, zmm9, [rax + 259968]
+	vpandd zmm6, zmm9, [r10 + 259968]
 ; A3 = ternlog(A3, E1, mem512[q + 260032], 0x78)
 %line 187+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm10, [rax + 260032], 120
+	vpternlogd zmm6, zmm10, [r10 + 260032], 120
 ; A3 = ternlog(A3, E2, mem512[q + 260096], 0x78)
 %line 188+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm11, [rax + 260096], 120
+	vpternlogd zmm6, zmm11, [r10 + 260096], 120
 ; A3 = ternlog(A3, E3, mem512[q + 260160], 0x78)
 %line 189+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm12, [rax + 260160], 120
+	vpternlogd zmm6, zmm12, [r10 + 260160], 120
 ; A3 = ternlog(A3, E4, mem512[q + 260224], 0x78)
 %line 190+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm13, [rax + 260224], 120
+	vpternlogd zmm6, zmm13, [r10 + 260224], 120
 ; A3 = ternlog(A3, E5, mem512[q + 260288], 0x78)
 %line 191+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm14, [rax + 260288], 120
+	vpternlogd zmm6, zmm14, [r10 + 260288], 120
 ; A3 = ternlog(A3, E6, mem512[q + 260352], 0x78)
 %line 192+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm15, [rax + 260352], 120
+	vpternlogd zmm6, zmm15, [r10 + 260352], 120
 ; A3 = ternlog(A3, E7, mem512[q + 260416], 0x78)
 %line 193+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm16, [rax + 260416], 120
+	vpternlogd zmm6, zmm16, [r10 + 260416], 120
 ; A3 = ternlog(A3, E8, mem512[q + 260480], 0x78)
 %line 194+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm17, [rax + 260480], 120
+	vpternlogd zmm6, zmm17, [r10 + 260480], 120
 ; A3 = ternlog(A3, E9, mem512[q + 260544], 0x78)
 %line 195+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm18, [rax + 260544], 120
+	vpternlogd zmm6, zmm18, [r10 + 260544], 120
 ; A3 = ternlog(A3, E10, mem512[q + 260608], 0x78)
 %line 196+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm19, [rax + 260608], 120
+	vpternlogd zmm6, zmm19, [r10 + 260608], 120
 ; A3 = ternlog(A3, E11, mem512[q + 260672], 0x78)
 %line 197+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm20, [rax + 260672], 120
+	vpternlogd zmm6, zmm20, [r10 + 260672], 120
 ; A7 = E0 & mem512[q + 303296]
 %line 198+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm7, zmm9, [rax + 303296]
+	vpandd zmm7, zmm9, [r10 + 303296]
 ; A7 = ternlog(A7, E1, mem512[q + 303360], 0x78)
 %line 199+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm10, [rax + 303360], 120
+	vpternlogd zmm7, zmm10, [r10 + 303360], 120
 ; A7 = ternlog(A7, E2, mem512[q + 303424], 0x78)
 %line 200+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm11, [rax + 303424], 120
+	vpternlogd zmm7, zmm11, [r10 + 303424], 120
 ; A7 = ternlog(A7, E3, mem512[q + 303488], 0x78)
 %line 201+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm12, [rax + 303488], 120
+	vpternlogd zmm7, zmm12, [r10 + 303488], 120
 ; A7 = ternlog(A7, E4, mem512[q + 303552], 0x78)
 %line 202+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm13, [rax + 303552], 120
+	vpternlogd zmm7, zmm13, [r10 + 303552], 120
 ; A7 = ternlog(A7, E5, mem512[q + 303616], 0x78)
 %line 203+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm14, [rax + 303616], 120
+	vpternlogd zmm7, zmm14, [r10 + 303616], 120
 ; A7 = ternlog(A7, E6, mem512[q + 303680], 0x78)
 %line 204+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm15, [rax + 303680], 120
+	vpternlogd zmm7, zmm15, [r10 + 303680], 120
 ; A7 = ternlog(A7, E7, mem512[q + 303744], 0x78)
 %line 205+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm16, [rax + 303744], 120
+	vpternlogd zmm7, zmm16, [r10 + 303744], 120
 ; A7 = ternlog(A7, E8, mem512[q + 303808], 0x78)
 %line 206+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm17, [rax + 303808], 120
+	vpternlogd zmm7, zmm17, [r10 + 303808], 120
 ; A7 = ternlog(A7, E9, mem512[q + 303872], 0x78)
 %line 207+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm18, [rax + 303872], 120
+	vpternlogd zmm7, zmm18, [r10 + 303872], 120
 ; A7 = ternlog(A7, E10, mem512[q + 303936], 0x78)
 %line 208+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm19, [rax + 303936], 120
+	vpternlogd zmm7, zmm19, [r10 + 303936], 120
 ; A7 = ternlog(A7, E11, mem512[q + 304000], 0x78)
 %line 209+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm20, [rax + 304000], 120
+	vpternlogd zmm7, zmm20, [r10 + 304000], 120
 ; T = shuffle128(A0, A1, 0x44)
 %line 210+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	vshufi32x4 zmm8, zmm0, zmm2, 68
@@ -649,19 +648,19 @@ align 32
 	vpmovqb xmm0, zmm0
 ; o = movemask8(g)
 %line 234+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpmovmskb ecx, ymm0
+	vpmovmskb r9d, ymm0
 ; mem8[bt + 0] = o
 %line 235+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov byte [rbx], cl
+	mov byte [rcx], r9b
 ; bt = bt + 1
 %line 236+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	add rbx, 1
+	add rcx, 1
 ; q = q + 346624
 %line 237+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	add rax, 346624
+	add r10, 346624
 ; =? j -= 1
 %line 238+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	sub r8, 1
+	sub r11, 1
 ; goto long if !=
 %line 239+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	jne .Llong
@@ -672,268 +671,268 @@ align 32
 .Lshort:
 ; A0 = E0 & mem512[q + 0]
 %line 242+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm0, zmm9, [rax]
+	vpandd zmm0, zmm9, [r10]
 ; A0 = ternlog(A0, E1, mem512[q + 64], 0x78)
 %line 243+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm10, [rax + 64], 120
+	vpternlogd zmm0, zmm10, [r10 + 64], 120
 ; A0 = ternlog(A0, E2, mem512[q + 128], 0x78)
 %line 244+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm11, [rax + 128], 120
+	vpternlogd zmm0, zmm11, [r10 + 128], 120
 ; A0 = ternlog(A0, E3, mem512[q + 192], 0x78)
 %line 245+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm12, [rax + 192], 120
+	vpternlogd zmm0, zmm12, [r10 + 192], 120
 ; A0 = ternlog(A0, E4, mem512[q + 256], 0x78)
 %line 246+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm13, [rax + 256], 120
+	vpternlogd zmm0, zmm13, [r10 + 256], 120
 ; A0 = ternlog(A0, E5, mem512[q + 320], 0x78)
 %line 247+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm14, [rax + 320], 120
+	vpternlogd zmm0, zmm14, [r10 + 320], 120
 ; A0 = ternlog(A0, E6, mem512[q + 384], 0x78)
 %line 248+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm15, [rax + 384], 120
+	vpternlogd zmm0, zmm15, [r10 + 384], 120
 ; A0 = ternlog(A0, E7, mem512[q + 448], 0x78)
 %line 249+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm16, [rax + 448], 120
+	vpternlogd zmm0, zmm16, [r10 + 448], 120
 ; A0 = ternlog(A0, E8, mem512[q + 512], 0x78)
 %line 250+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm17, [rax + 512], 120
+	vpternlogd zmm0, zmm17, [r10 + 512], 120
 ; A0 = ternlog(A0, E9, mem512[q + 576], 0x78)
 %line 251+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm18, [rax + 576], 120
+	vpternlogd zmm0, zmm18, [r10 + 576], 120
 ; A0 = ternlog(A0, E10, mem512[q + 640], 0x78)
 %line 252+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm0, zmm19, [rax + 640], 120
+	vpternlogd zmm0, zmm19, [r10 + 640], 120
 ; A4 = E0 & mem512[q + 43328]
 %line 253+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm1, zmm9, [rax + 43328]
+	vpandd zmm1, zmm9, [r10 + 43328]
 ; A4 = ternlog(A4, E1, mem512[q + 43392], 0x78)
 %line 254+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm10, [rax + 43392], 120
+	vpternlogd zmm1, zmm10, [r10 + 43392], 120
 ; A4 = ternlog(A4, E2, mem512[q + 43456], 0x78)
 %line 255+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm11, [rax + 43456], 120
+	vpternlogd zmm1, zmm11, [r10 + 43456], 120
 ; A4 = ternlog(A4, E3, mem512[q + 43520], 0x78)
 %line 256+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm12, [rax + 43520], 120
+	vpternlogd zmm1, zmm12, [r10 + 43520], 120
 ; A4 = ternlog(A4, E4, mem512[q + 43584], 0x78)
 %line 257+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm13, [rax + 43584], 120
+	vpternlogd zmm1, zmm13, [r10 + 43584], 120
 ; A4 = ternlog(A4, E5, mem512[q + 43648], 0x78)
 %line 258+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm14, [rax + 43648], 120
+	vpternlogd zmm1, zmm14, [r10 + 43648], 120
 ; A4 = ternlog(A4, E6, mem512[q + 43712], 0x78)
 %line 259+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm15, [rax + 43712], 120
+	vpternlogd zmm1, zmm15, [r10 + 43712], 120
 ; A4 = ternlog(A4, E7, mem512[q + 43776], 0x78)
 %line 260+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm16, [rax + 43776], 120
+	vpternlogd zmm1, zmm16, [r10 + 43776], 120
 ; A4 = ternlog(A4, E8, mem512[q + 43840], 0x78)
 %line 261+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm17, [rax + 43840], 120
+	vpternlogd zmm1, zmm17, [r10 + 43840], 120
 ; A4 = ternlog(A4, E9, mem512[q + 43904], 0x78)
 %line 262+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm18, [rax + 43904], 120
+	vpternlogd zmm1, zmm18, [r10 + 43904], 120
 ; A4 = ternlog(A4, E10, mem512[q + 43968], 0x78)
 %line 263+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm1, zmm19, [rax + 43968], 120
+	vpternlogd zmm1, zmm19, [r10 + 43968], 120
 ; A1 = E0 & mem512[q + 86656]
 %line 264+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm2, zmm9, [rax + 86656]
+	vpandd zmm2, zmm9, [r10 + 86656]
 ; A1 = ternlog(A1, E1, mem512[q + 86720], 0x78)
 %line 265+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm10, [rax + 86720], 120
+	vpternlogd zmm2, zmm10, [r10 + 86720], 120
 ; A1 = ternlog(A1, E2, mem512[q + 86784], 0x78)
 %line 266+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm11, [rax + 86784], 120
+	vpternlogd zmm2, zmm11, [r10 + 86784], 120
 ; A1 = ternlog(A1, E3, mem512[q + 86848], 0x78)
 %line 267+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm12, [rax + 86848], 120
+	vpternlogd zmm2, zmm12, [r10 + 86848], 120
 ; A1 = ternlog(A1, E4, mem512[q + 86912], 0x78)
 %line 268+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm13, [rax + 86912], 120
+	vpternlogd zmm2, zmm13, [r10 + 86912], 120
 ; A1 = ternlog(A1, E5, mem512[q + 86976], 0x78)
 %line 269+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm14, [rax + 86976], 120
+	vpternlogd zmm2, zmm14, [r10 + 86976], 120
 ; A1 = ternlog(A1, E6, mem512[q + 87040], 0x78)
 %line 270+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm15, [rax + 87040], 120
+	vpternlogd zmm2, zmm15, [r10 + 87040], 120
 ; A1 = ternlog(A1, E7, mem512[q + 87104], 0x78)
 %line 271+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm16, [rax + 87104], 120
+	vpternlogd zmm2, zmm16, [r10 + 87104], 120
 ; A1 = ternlog(A1, E8, mem512[q + 87168], 0x78)
 %line 272+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm17, [rax + 87168], 120
+	vpternlogd zmm2, zmm17, [r10 + 87168], 120
 ; A1 = ternlog(A1, E9, mem512[q + 87232], 0x78)
 %line 273+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm18, [rax + 87232], 120
+	vpternlogd zmm2, zmm18, [r10 + 87232], 120
 ; A1 = ternlog(A1, E10, mem512[q + 87296], 0x78)
 %line 274+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm2, zmm19, [rax + 87296], 120
+	vpternlogd zmm2, zmm19, [r10 + 87296], 120
 ; A5 = E0 & mem512[q + 129984]
 %line 275+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm3, zmm9, [rax + 129984]
+	vpandd zmm3, zmm9, [r10 + 129984]
 ; A5 = ternlog(A5, E1, mem512[q + 130048], 0x78)
 %line 276+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm10, [rax + 130048], 120
+	vpternlogd zmm3, zmm10, [r10 + 130048], 120
 ; A5 = ternlog(A5, E2, mem512[q + 130112], 0x78)
 %line 277+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm11, [rax + 130112], 120
+	vpternlogd zmm3, zmm11, [r10 + 130112], 120
 ; A5 = ternlog(A5, E3, mem512[q + 130176], 0x78)
 %line 278+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm12, [rax + 130176], 120
+	vpternlogd zmm3, zmm12, [r10 + 130176], 120
 ; A5 = ternlog(A5, E4, mem512[q + 130240], 0x78)
 %line 279+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm13, [rax + 130240], 120
+	vpternlogd zmm3, zmm13, [r10 + 130240], 120
 ; A5 = ternlog(A5, E5, mem512[q + 130304], 0x78)
 %line 280+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm14, [rax + 130304], 120
+	vpternlogd zmm3, zmm14, [r10 + 130304], 120
 ; A5 = ternlog(A5, E6, mem512[q + 130368], 0x78)
 %line 281+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm15, [rax + 130368], 120
+	vpternlogd zmm3, zmm15, [r10 + 130368], 120
 ; A5 = ternlog(A5, E7, mem512[q + 130432], 0x78)
 %line 282+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm16, [rax + 130432], 120
+	vpternlogd zmm3, zmm16, [r10 + 130432], 120
 ; A5 = ternlog(A5, E8, mem512[q + 130496], 0x78)
 %line 283+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm17, [rax + 130496], 120
+	vpternlogd zmm3, zmm17, [r10 + 130496], 120
 ; A5 = ternlog(A5, E9, mem512[q + 130560], 0x78)
 %line 284+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm18, [rax + 130560], 120
+	vpternlogd zmm3, zmm18, [r10 + 130560], 120
 ; A5 = ternlog(A5, E10, mem512[q + 130624], 0x78)
 %line 285+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm3, zmm19, [rax + 130624], 120
+	vpternlogd zmm3, zmm19, [r10 + 130624], 120
 ; A2 = E0 & mem512[q + 173312]
 %line 286+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm4, zmm9, [rax + 173312]
+	vpandd zmm4, zmm9, [r10 + 173312]
 ; A2 = ternlog(A2, E1, mem512[q + 173376], 0x78)
 %line 287+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm10, [rax + 173376], 120
+	vpternlogd zmm4, zmm10, [r10 + 173376], 120
 ; A2 = ternlog(A2, E2, mem512[q + 173440], 0x78)
 %line 288+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm11, [rax + 173440], 120
+	vpternlogd zmm4, zmm11, [r10 + 173440], 120
 ; A2 = ternlog(A2, E3, mem512[q + 173504], 0x78)
 %line 289+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm12, [rax + 173504], 120
+	vpternlogd zmm4, zmm12, [r10 + 173504], 120
 ; A2 = ternlog(A2, E4, mem512[q + 173568], 0x78)
 %line 290+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm13, [rax + 173568], 120
+	vpternlogd zmm4, zmm13, [r10 + 173568], 120
 ; A2 = ternlog(A2, E5, mem512[q + 173632], 0x78)
 %line 291+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm14, [rax + 173632], 120
+	vpternlogd zmm4, zmm14, [r10 + 173632], 120
 ; A2 = ternlog(A2, E6, mem512[q + 173696], 0x78)
 %line 292+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm15, [rax + 173696], 120
+	vpternlogd zmm4, zmm15, [r10 + 173696], 120
 ; A2 = ternlog(A2, E7, mem512[q + 173760], 0x78)
 %line 293+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm16, [rax + 173760], 120
+	vpternlogd zmm4, zmm16, [r10 + 173760], 120
 ; A2 = ternlog(A2, E8, mem512[q + 173824], 0x78)
 %line 294+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm17, [rax + 173824], 120
+	vpternlogd zmm4, zmm17, [r10 + 173824], 120
 ; A2 = ternlog(A2, E9, mem512[q + 173888], 0x78)
 %line 295+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm18, [rax + 173888], 120
+	vpternlogd zmm4, zmm18, [r10 + 173888], 120
 ; A2 = ternlog(A2, E10, mem512[q + 173952], 0x78)
 %line 296+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm4, zmm19, [rax + 173952], 120
+	vpternlogd zmm4, zmm19, [r10 + 173952], 120
 ; A6 = E0 & mem512[q + 216640]
 %line 297+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm5, zmm9, [rax + 216640]
+	vpandd zmm5, zmm9, [r10 + 216640]
 ; A6 = ternlog(A6, E1, mem512[q + 216704], 0x78)
 %line 298+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm10, [rax + 216704], 120
+	vpternlogd zmm5, zmm10, [r10 + 216704], 120
 ; A6 = ternlog(A6, E2, mem512[q + 216768], 0x78)
 %line 299+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm11, [rax + 216768], 120
+	vpternlogd zmm5, zmm11, [r10 + 216768], 120
 ; A6 = ternlog(A6, E3, mem512[q + 216832], 0x78)
 %line 300+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm12, [rax + 216832], 120
+	vpternlogd zmm5, zmm12, [r10 + 216832], 120
 ; A6 = ternlog(A6, E4, mem512[q + 216896], 0x78)
 %line 301+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm13, [rax + 216896], 120
+	vpternlogd zmm5, zmm13, [r10 + 216896], 120
 ; A6 = ternlog(A6, E5, mem512[q + 216960], 0x78)
 %line 302+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm14, [rax + 216960], 120
+	vpternlogd zmm5, zmm14, [r10 + 216960], 120
 ; A6 = ternlog(A6, E6, mem512[q + 217024], 0x78)
 %line 303+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm15, [rax + 217024], 120
+	vpternlogd zmm5, zmm15, [r10 + 217024], 120
 ; A6 = ternlog(A6, E7, mem512[q + 217088], 0x78)
 %line 304+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm16, [rax + 217088], 120
+	vpternlogd zmm5, zmm16, [r10 + 217088], 120
 ; A6 = ternlog(A6, E8, mem512[q + 217152], 0x78)
 %line 305+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm17, [rax + 217152], 120
+	vpternlogd zmm5, zmm17, [r10 + 217152], 120
 ; A6 = ternlog(A6, E9, mem512[q + 217216], 0x78)
 %line 306+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm18, [rax + 217216], 120
+	vpternlogd zmm5, zmm18, [r10 + 217216], 120
 ; A6 = ternlog(A6, E10, mem512[q + 217280], 0x78)
 %line 307+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm5, zmm19, [rax + 217280], 120
+	vpternlogd zmm5, zmm19, [r10 + 217280], 120
 ; A3 = E0 & mem512[q + 259968]
 %line 308+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm6, zmm9, [rax + 259968]
+	vpandd zmm6, zmm9, [r10 + 259968]
 ; A3 = ternlog(A3, E1, mem512[q + 260032], 0x78)
 %line 309+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm10, [rax + 260032], 120
+	vpternlogd zmm6, zmm10, [r10 + 260032], 120
 ; A3 = ternlog(A3, E2, mem512[q + 260096], 0x78)
 %line 310+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm11, [rax + 260096], 120
+	vpternlogd zmm6, zmm11, [r10 + 260096], 120
 ; A3 = ternlog(A3, E3, mem512[q + 260160], 0x78)
 %line 311+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm12, [rax + 260160], 120
+	vpternlogd zmm6, zmm12, [r10 + 260160], 120
 ; A3 = ternlog(A3, E4, mem512[q + 260224], 0x78)
 %line 312+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm13, [rax + 260224], 120
+	vpternlogd zmm6, zmm13, [r10 + 260224], 120
 ; A3 = ternlog(A3, E5, mem512[q + 260288], 0x78)
 %line 313+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm14, [rax + 260288], 120
+	vpternlogd zmm6, zmm14, [r10 + 260288], 120
 ; A3 = ternlog(A3, E6, mem512[q + 260352], 0x78)
 %line 314+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm15, [rax + 260352], 120
+	vpternlogd zmm6, zmm15, [r10 + 260352], 120
 ; A3 = ternlog(A3, E7, mem512[q + 260416], 0x78)
 %line 315+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm16, [rax + 260416], 120
+	vpternlogd zmm6, zmm16, [r10 + 260416], 120
 ; A3 = ternlog(A3, E8, mem512[q + 260480], 0x78)
 %line 316+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm17, [rax + 260480], 120
+	vpternlogd zmm6, zmm17, [r10 + 260480], 120
 ; A3 = ternlog(A3, E9, mem512[q + 260544], 0x78)
 %line 317+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm18, [rax + 260544], 120
+	vpternlogd zmm6, zmm18, [r10 + 260544], 120
 ; A3 = ternlog(A3, E10, mem512[q + 260608], 0x78)
 %line 318+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm6, zmm19, [rax + 260608], 120
+	vpternlogd zmm6, zmm19, [r10 + 260608], 120
 ; A7 = E0 & mem512[q + 303296]
 %line 319+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpandd zmm7, zmm9, [rax + 303296]
+	vpandd zmm7, zmm9, [r10 + 303296]
 ; A7 = ternlog(A7, E1, mem512[q + 303360], 0x78)
 %line 320+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm10, [rax + 303360], 120
+	vpternlogd zmm7, zmm10, [r10 + 303360], 120
 ; A7 = ternlog(A7, E2, mem512[q + 303424], 0x78)
 %line 321+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm11, [rax + 303424], 120
+	vpternlogd zmm7, zmm11, [r10 + 303424], 120
 ; A7 = ternlog(A7, E3, mem512[q + 303488], 0x78)
 %line 322+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm12, [rax + 303488], 120
+	vpternlogd zmm7, zmm12, [r10 + 303488], 120
 ; A7 = ternlog(A7, E4, mem512[q + 303552], 0x78)
 %line 323+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm13, [rax + 303552], 120
+	vpternlogd zmm7, zmm13, [r10 + 303552], 120
 ; A7 = ternlog(A7, E5, mem512[q + 303616], 0x78)
 %line 324+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm14, [rax + 303616], 120
+	vpternlogd zmm7, zmm14, [r10 + 303616], 120
 ; A7 = ternlog(A7, E6, mem512[q + 303680], 0x78)
 %line 325+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm15, [rax + 303680], 120
+	vpternlogd zmm7, zmm15, [r10 + 303680], 120
 ; A7 = ternlog(A7, E7, mem512[q + 303744], 0x78)
 %line 326+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm16, [rax + 303744], 120
+	vpternlogd zmm7, zmm16, [r10 + 303744], 120
 ; A7 = ternlog(A7, E8, mem512[q + 303808], 0x78)
 %line 327+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm17, [rax + 303808], 120
+	vpternlogd zmm7, zmm17, [r10 + 303808], 120
 ; A7 = ternlog(A7, E9, mem512[q + 303872], 0x78)
 %line 328+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm18, [rax + 303872], 120
+	vpternlogd zmm7, zmm18, [r10 + 303872], 120
 ; A7 = ternlog(A7, E10, mem512[q + 303936], 0x78)
 %line 329+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpternlogd zmm7, zmm19, [rax + 303936], 120
+	vpternlogd zmm7, zmm19, [r10 + 303936], 120
 ; T = shuffle128(A0, A1, 0x44)
 %line 330+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	vshufi32x4 zmm8, zmm0, zmm2, 68
@@ -1008,71 +1007,71 @@ align 32
 	vpmovqb xmm0, zmm0
 ; o = movemask8(g)
 %line 354+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vpmovmskb ecx, ymm0
+	vpmovmskb r9d, ymm0
 ; mem8[bt + 0] = o
 %line 355+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	mov byte [rbx], cl
+	mov byte [rcx], r9b
 ; bt = bt + 1
 %line 356+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	add rbx, 1
+	add rcx, 1
 ; q = q + 346624
 %line 357+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	add rax, 346624
+	add r10, 346624
 ; =? j -= 1
 %line 358+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	sub r8, 1
+	sub r11, 1
 ; goto short if !=
 %line 359+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	jne .Lshort
 .Lnext:
 ; bt = bt + 5
 %line 361+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	add rbx, 5
+	add rcx, 5
 ; rs = rs + 677
 %line 362+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	add r10, 677
+	add r8, 677
 ; i = i - 1
 %line 363+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	sub r11, 1
+	sub rbx, 1
 ; =? i - 0
 %line 364+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	cmp r11, 0
+	cmp rbx, 0
 ; goto classes if !=
 %line 365+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	jne .Lclasses
 ; E0 = mem512[eb + 0]
 %line 366+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm12, [r9]
+	vmovdqu64 zmm12, [rax]
 ; E1 = mem512[eb + 64]
 %line 367+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm13, [r9 + 64]
+	vmovdqu64 zmm13, [rax + 64]
 ; E2 = mem512[eb + 128]
 %line 368+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm11, [r9 + 128]
+	vmovdqu64 zmm11, [rax + 128]
 ; E3 = mem512[eb + 192]
 %line 369+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm10, [r9 + 192]
+	vmovdqu64 zmm10, [rax + 192]
 ; E4 = mem512[eb + 256]
 %line 370+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm14, [r9 + 256]
+	vmovdqu64 zmm14, [rax + 256]
 ; E5 = mem512[eb + 320]
 %line 371+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm9, [r9 + 320]
+	vmovdqu64 zmm9, [rax + 320]
 ; E6 = mem512[eb + 384]
 %line 372+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm18, [r9 + 384]
+	vmovdqu64 zmm18, [rax + 384]
 ; E7 = mem512[eb + 448]
 %line 373+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm17, [r9 + 448]
+	vmovdqu64 zmm17, [rax + 448]
 ; E8 = mem512[eb + 512]
 %line 374+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm16, [r9 + 512]
+	vmovdqu64 zmm16, [rax + 512]
 ; E9 = mem512[eb + 576]
 %line 375+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm15, [r9 + 576]
+	vmovdqu64 zmm15, [rax + 576]
 ; E10 = mem512[eb + 613]
 %line 376+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
-	vmovdqu64 zmm0, [r9 + 613]
+	vmovdqu64 zmm0, [rax + 613]
 ; E10 = E10 & mem512[TAILMASK]
 %line 377+0 specs/mceliece/generated/mceliece6960119_syndrome_amd64_avx512popcnt.q
 	vpandd zmm19, zmm0, [rel TAILMASK]
