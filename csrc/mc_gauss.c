@@ -474,6 +474,68 @@ static void mgg_wide(uint64_t *L, long rows, long nw, long cw, const uint64_t *M
     mgg_mul(L + 8 * (G0 + ngp) * nw, nw, nr8 - G0 - ngp, A, nw, ngp, MX2 + (G0 + ngp) * ngp, w0, nwd, 0);
 }
 
+/* mg_narrow on AVX-512 (same decisions and results): 8 rows per zmm; the
+ * pull's rows in a chunk are those up to and including the first with bit
+ * j (b ^ (b - 1) of the lanes' bits b; none once the flag is set) */
+static inline MGGI uint64_t mgg_rxor(__m512i v)
+{
+    __m256i h = _mm256_xor_si256(_mm512_castsi512_si256(v), _mm512_extracti64x4_epi64(v, 1));
+    __m128i q = _mm_xor_si128(_mm256_castsi256_si128(h), _mm256_extracti128_si256(h, 1));
+    return (uint64_t)_mm_cvtsi128_si64(q) ^ (uint64_t)_mm_extract_epi64(q, 1);
+}
+
+static MGG uint64_t mgg_narrow(uint64_t *x, const uint64_t *x0, long nr, long np, uint64_t *comp, long cwr)
+{
+    uint64_t fail = 0;
+    long j, k, w, jj;
+    memset(comp, 0, sizeof(uint64_t) * (size_t)(np * cwr));
+    for (j = 0; j < np; j++) {
+        uint64_t *cj = comp + j * cwr, xa = x0[j], f = (x[j] >> j) & 1, xj;
+        const __m512i bj = _mm512_set1_epi64((long long)((uint64_t)1 << j));
+        __m512i sx = _mm512_setzero_si512(), sa = _mm512_setzero_si512(), vxj;
+        cj[0] ^= (uint64_t)1 << j;
+        for (k = (j + 1) & ~7L; k < nr; k += 8) {        /* pull rows below while bit j is zero */
+            unsigned lo = k < j + 1 ? (unsigned)(j + 1 - k) : 0, hi = nr - k < 8 ? (unsigned)(nr - k) : 8;
+            __mmask8 valid = (__mmask8)(((1u << hi) - 1) & ~((1u << lo) - 1));
+            __m512i xk = _mm512_maskz_loadu_epi64(valid, x + k), ak = _mm512_maskz_loadu_epi64(valid, x0 + k);
+            unsigned b = (unsigned)_mm512_test_epi64_mask(xk, bj), add = (b ^ (b - 1)) & valid & (unsigned)(f - 1);
+            f |= (b + 255) >> 8;
+            sx = _mm512_mask_xor_epi64(sx, (__mmask8)add, sx, xk);
+            sa = _mm512_mask_xor_epi64(sa, (__mmask8)add, sa, ak);
+            cj[k >> 6] ^= (uint64_t)(add & 255) << (k & 63);
+        }
+        xj = x[j] ^= mgg_rxor(sx);
+        xa ^= mgg_rxor(sa);
+        for (w = 0; w < cwr; w += 8) {                  /* cj: clear bits < j by the pivots */
+            __mmask8 mw = cwr - w < 8 ? (__mmask8)((1u << (cwr - w)) - 1) : 0xff;
+            __m512i acc = _mm512_maskz_loadu_epi64(mw, cj + w);
+            for (jj = 0; jj < j; jj++)
+                acc = _mm512_ternarylogic_epi64(acc, _mm512_maskz_loadu_epi64(mw, comp + jj * cwr + w),
+                                                _mm512_set1_epi64((long long)(0 - ((xa >> jj) & 1))), 0x78);
+            _mm512_mask_storeu_epi64(cj + w, mw, acc);
+        }
+        fail |= 1 ^ ((xj >> j) & 1);
+        for (k = 0; k < j; k++) {                       /* compositions of the rows above */
+            uint64_t *ck = comp + k * cwr;
+            const __m512i m = _mm512_set1_epi64((long long)(0 - ((x[k] >> j) & 1)));
+            for (w = 0; w < cwr; w += 8) {
+                __mmask8 mw = cwr - w < 8 ? (__mmask8)((1u << (cwr - w)) - 1) : 0xff;
+                _mm512_mask_storeu_epi64(ck + w, mw, _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(mw, ck + w),
+                                                                               _mm512_maskz_loadu_epi64(mw, cj + w), m, 0x78));
+            }
+        }
+        vxj = _mm512_set1_epi64((long long)xj);
+        for (k = 0; k < nr; k += 8) {                   /* clear bit j elsewhere */
+            unsigned hi = nr - k < 8 ? (unsigned)(nr - k) : 8;
+            __mmask8 valid = (__mmask8)(((1u << hi) - 1) & ~(j >= k && j < k + 8 ? 1u << (j - k) : 0u));
+            __m512i xk = _mm512_maskz_loadu_epi64(valid, x + k);
+            __mmask8 m = _mm512_mask_test_epi64_mask(valid, xk, bj);
+            _mm512_mask_storeu_epi64(x + k, m, _mm512_xor_si512(xk, vxj));
+        }
+    }
+    return fail;
+}
+
 static int mgg_systematic(uint64_t *mat, long rows, long nw, long stride)
 {
     long nrw = (rows + 63) / 64, nr8 = (rows + 7) / 8, cw, k, g, i;
@@ -494,7 +556,7 @@ static int mgg_systematic(uint64_t *mat, long rows, long nw, long stride)
         unsigned char *b1 = (unsigned char *)MX1, *b2 = (unsigned char *)MX2;
         mgg_col(col, L, nr8, nw, cw);
         for (k = 0; k < nr; k++) x[k] = x0[k] = col[r0 + k];
-        fail = mg_narrow(x, x0, nr, np, comp, cwr);
+        fail = mgg_narrow(x, x0, nr, np, comp, cwr);
         qhasm_declassify(&fail, sizeof fail);
         if (fail) { r = -1; break; }
         /* MX1[g][i] byte k: byte i of row 8 g + k's composition (0 past np);
