@@ -530,7 +530,7 @@ static MGG uint64_t mgg_narrow(uint64_t *x, const uint64_t *x0, long nr, long np
             __mmask8 valid = (__mmask8)(((1u << hi) - 1) & ~(j >= k && j < k + 8 ? 1u << (j - k) : 0u));
             __m512i xk = _mm512_maskz_loadu_epi64(valid, x + k);
             __mmask8 m = _mm512_mask_test_epi64_mask(valid, xk, bj);
-            _mm512_mask_storeu_epi64(x + k, m, _mm512_xor_si512(xk, vxj));
+            _mm512_mask_storeu_epi64(x + k, valid, _mm512_mask_xor_epi64(xk, m, xk, vxj));   /* public store mask */
         }
     }
     return fail;
