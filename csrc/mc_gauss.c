@@ -34,9 +34,13 @@
  * csrc/ct_sort.c; other compilers: plain 64-bit words.  On x86-64 with gcc
  * the kernel has an AVX-512 path as well (intrinsics, zmm accumulators,
  * vpternlogq), taken when qhasm_cpu_features() reports AVX-512F and VL
- * (QHASM_CPU_DISABLE=avx512f gives the other one).
+ * (QHASM_CPU_DISABLE=avx512f gives the other one).  Where the CPU also has
+ * AVX-512BW, VBMI and GFNI, the whole elimination takes the GF2P8AFFINEQB
+ * form below instead (the matrix in tiles of 8 rows, 8 x 8 bit blocks per
+ * instruction; the narrow pass on zmm), same results.
  * Needs: qhasm_declassify (csrc/kem_impl.h).
- * Provides: qhasm_mc_gauss_systematic, qhasm_mc_gauss_addmul. */
+ * Provides: qhasm_mc_gauss_systematic, qhasm_mc_gauss_addmul,
+ * qhasm_mc_gauss_gfni_available, qhasm_mc_gauss_gfni_enable. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("O3")
 #pragma GCC diagnostic ignored "-Wpsabi"
@@ -484,13 +488,13 @@ static inline MGGI uint64_t mgg_rxor(__m512i v)
     return (uint64_t)_mm_cvtsi128_si64(q) ^ (uint64_t)_mm_extract_epi64(q, 1);
 }
 
-static MGG uint64_t mgg_narrow(uint64_t *x, const uint64_t *x0, long nr, long np, uint64_t *comp, long cwr)
+static MGG uint64_t mgg_narrow(uint64_t *x, const uint64_t *x0, long nr, long np, uint64_t *comp, long cws)
 {
     uint64_t fail = 0;
     long j, k, w, jj;
-    memset(comp, 0, sizeof(uint64_t) * (size_t)(np * cwr));
+    memset(comp, 0, sizeof(uint64_t) * (size_t)(np * cws));
     for (j = 0; j < np; j++) {
-        uint64_t *cj = comp + j * cwr, xa = x0[j], f = (x[j] >> j) & 1, xj;
+        uint64_t *cj = comp + j * cws, xa = x0[j], f = (x[j] >> j) & 1, xj;
         const __m512i bj = _mm512_set1_epi64((long long)((uint64_t)1 << j));
         __m512i sx = _mm512_setzero_si512(), sa = _mm512_setzero_si512(), vxj;
         cj[0] ^= (uint64_t)1 << j;
@@ -506,23 +510,20 @@ static MGG uint64_t mgg_narrow(uint64_t *x, const uint64_t *x0, long nr, long np
         }
         xj = x[j] ^= mgg_rxor(sx);
         xa ^= mgg_rxor(sa);
-        for (w = 0; w < cwr; w += 8) {                  /* cj: clear bits < j by the pivots */
-            __mmask8 mw = cwr - w < 8 ? (__mmask8)((1u << (cwr - w)) - 1) : 0xff;
-            __m512i acc = _mm512_maskz_loadu_epi64(mw, cj + w);
+        for (w = 0; w < cws; w += 8) {                  /* cj: clear bits < j by the pivots */
+            __m512i acc = _mm512_loadu_si512((const void *)(cj + w));
             for (jj = 0; jj < j; jj++)
-                acc = _mm512_ternarylogic_epi64(acc, _mm512_maskz_loadu_epi64(mw, comp + jj * cwr + w),
+                acc = _mm512_ternarylogic_epi64(acc, _mm512_loadu_si512((const void *)(comp + jj * cws + w)),
                                                 _mm512_set1_epi64((long long)(0 - ((xa >> jj) & 1))), 0x78);
-            _mm512_mask_storeu_epi64(cj + w, mw, acc);
+            _mm512_storeu_si512((void *)(cj + w), acc);
         }
         fail |= 1 ^ ((xj >> j) & 1);
         for (k = 0; k < j; k++) {                       /* compositions of the rows above */
-            uint64_t *ck = comp + k * cwr;
+            uint64_t *ck = comp + k * cws;
             const __m512i m = _mm512_set1_epi64((long long)(0 - ((x[k] >> j) & 1)));
-            for (w = 0; w < cwr; w += 8) {
-                __mmask8 mw = cwr - w < 8 ? (__mmask8)((1u << (cwr - w)) - 1) : 0xff;
-                _mm512_mask_storeu_epi64(ck + w, mw, _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(mw, ck + w),
-                                                                               _mm512_maskz_loadu_epi64(mw, cj + w), m, 0x78));
-            }
+            for (w = 0; w < cws; w += 8)
+                _mm512_storeu_si512((void *)(ck + w), _mm512_ternarylogic_epi64(_mm512_loadu_si512((const void *)(ck + w)),
+                                                                                _mm512_loadu_si512((const void *)(cj + w)), m, 0x78));
         }
         vxj = _mm512_set1_epi64((long long)xj);
         for (k = 0; k < nr; k += 8) {                   /* clear bit j elsewhere */
@@ -541,7 +542,7 @@ static int mgg_systematic(uint64_t *mat, long rows, long nw, long stride)
     long nrw = (rows + 63) / 64, nr8 = (rows + 7) / 8, cw, k, g, i;
     long mx1n = (8 * 8 * nrw + 7) / 8 * 8, mx2n = (8 * nr8 + 7) / 8 * 8, blk = mx1n + mx2n;
     size_t tiles = (size_t)(nr8 * nw) * 8;
-    size_t tot = (2 * tiles + (size_t)(nrw * blk) + (size_t)(8 * nr8 + 2 * rows + 64 * nrw) + 7) / 8 * 64;
+    size_t tot = (2 * tiles + (size_t)(nrw * blk) + (size_t)(8 * nr8 + 2 * rows + 64 * (nrw + 7)) + 7) / 8 * 64;
     uint64_t *L = aligned_alloc(64, tot);
     uint64_t *A, *rec, *col, *x, *x0, *comp;
     int r = 0;
@@ -549,14 +550,14 @@ static int mgg_systematic(uint64_t *mat, long rows, long nw, long stride)
     A = L + tiles; rec = A + tiles; col = rec + nrw * blk; x = col + 8 * nr8; x0 = x + rows; comp = x0 + rows;
     mgg_to_tiles(L, mat, rows, nw, stride);
     for (cw = 0; cw < nrw; cw++) {
-        long r0 = 64 * cw, nr = rows - r0, np = nr < 64 ? nr : 64, cwr = (nr + 63) / 64;
+        long r0 = 64 * cw, nr = rows - r0, np = nr < 64 ? nr : 64, cwr = (nr + 63) / 64, cws = (cwr + 7) / 8 * 8;
         long ngp = (np + 7) / 8, ngin = (nr + 7) / 8;
         uint64_t pmask = np == 64 ? ~(uint64_t)0 : ((uint64_t)1 << np) - 1, fail;
         uint64_t *MX1 = rec + cw * blk, *MX2 = MX1 + mx1n;
         unsigned char *b1 = (unsigned char *)MX1, *b2 = (unsigned char *)MX2;
         mgg_col(col, L, nr8, nw, cw);
         for (k = 0; k < nr; k++) x[k] = x0[k] = col[r0 + k];
-        fail = mgg_narrow(x, x0, nr, np, comp, cwr);
+        fail = mgg_narrow(x, x0, nr, np, comp, cws);
         qhasm_declassify(&fail, sizeof fail);
         if (fail) { r = -1; break; }
         /* MX1[g][i] byte k: byte i of row 8 g + k's composition (0 past np);
@@ -565,7 +566,7 @@ static int mgg_systematic(uint64_t *mat, long rows, long nw, long stride)
         memset(MX1, 0, 8 * (size_t)blk);
         for (g = 0; g < ngp; g++)
             for (k = 0; k < 8 && 8 * g + k < np; k++) {
-                const unsigned char *cb = (const unsigned char *)(comp + (8 * g + k) * cwr);
+                const unsigned char *cb = (const unsigned char *)(comp + (8 * g + k) * cws);
                 for (i = 0; i < ngin; i++) b1[8 * (g * ngin + i) + k] = cb[i];
             }
         for (g = 0; g < nr8; g++)
