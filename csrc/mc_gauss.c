@@ -537,6 +537,25 @@ static MGG uint64_t mgg_narrow(uint64_t *x, const uint64_t *x0, long nr, long np
     return fail;
 }
 
+/* the selections of a block of 64 pivots (see mgg_systematic), by byte
+ * transposes: MX1 (8 x ngin) from the compositions (8 rows x 8 words per
+ * transpose), MX2 (nr8 x 8) from the column */
+static MGG void mgg_sel(uint64_t *MX1, const uint64_t *comp, long cws, long ngin, uint64_t *MX2,
+                        const uint64_t *col, long nr8)
+{
+    const __m512i vi = _mm512_set_epi64(7 * cws, 6 * cws, 5 * cws, 4 * cws, 3 * cws, 2 * cws, cws, 0);
+    long g, c;
+    for (g = 0; g < 8; g++)
+        for (c = 0; 8 * c < ngin; c++) {
+            __m512i v = _mm512_i64gather_epi64(vi, (const void *)(comp + 8 * g * cws + c), 8);
+            long left = ngin - 8 * c;
+            __mmask8 m = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
+            _mm512_mask_storeu_epi64(MX1 + g * ngin + 8 * c, m, mgg_tp(v));
+        }
+    for (g = 0; g < nr8; g++)
+        _mm512_store_si512((void *)(MX2 + 8 * g), mgg_tp(_mm512_loadu_si512((const void *)(col + 8 * g))));
+}
+
 static int mgg_systematic(uint64_t *mat, long rows, long nw, long stride)
 {
     long nrw = (rows + 63) / 64, nr8 = (rows + 7) / 8, cw, k, g, i;
@@ -564,16 +583,19 @@ static int mgg_systematic(uint64_t *mat, long rows, long nw, long stride)
          * MX2[g][i] byte k: byte i of row 8 g + k's bits in the pivot
          * columns at the start of the block; then bit reversed */
         memset(MX1, 0, 8 * (size_t)blk);
-        for (g = 0; g < ngp; g++)
-            for (k = 0; k < 8 && 8 * g + k < np; k++) {
-                const unsigned char *cb = (const unsigned char *)(comp + (8 * g + k) * cws);
-                for (i = 0; i < ngin; i++) b1[8 * (g * ngin + i) + k] = cb[i];
-            }
-        for (g = 0; g < nr8; g++)
-            for (k = 0; k < 8; k++) {
-                uint64_t v = col[8 * g + k] & pmask;
-                for (i = 0; i < ngp; i++) b2[8 * (g * ngp + i) + k] = (unsigned char)(v >> (8 * i));
-            }
+        if (np == 64) mgg_sel(MX1, comp, cws, ngin, MX2, col, nr8);
+        else {
+            for (g = 0; g < ngp; g++)
+                for (k = 0; k < 8 && 8 * g + k < np; k++) {
+                    const unsigned char *cb = (const unsigned char *)(comp + (8 * g + k) * cws);
+                    for (i = 0; i < ngin; i++) b1[8 * (g * ngin + i) + k] = cb[i];
+                }
+            for (g = 0; g < nr8; g++)
+                for (k = 0; k < 8; k++) {
+                    uint64_t v = col[8 * g + k] & pmask;
+                    for (i = 0; i < ngp; i++) b2[8 * (g * ngp + i) + k] = (unsigned char)(v >> (8 * i));
+                }
+        }
         mgg_rev(MX1, blk);
         mgg_wide(L, rows, nw, cw, MX1, MX2, A, cw, nrw - cw);
     }
