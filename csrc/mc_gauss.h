@@ -35,4 +35,11 @@ int qhasm_mc_gauss_addmul_avx512(uint64_t *Y, long ny, long ys, const uint64_t *
 void qhasm_mc_gauss_addmul_portable(uint64_t *Y, long ny, long ys, const uint64_t *X, long nx, long xs,
                                     const uint64_t *M, long ms, long w0, long n4);
 
+/* the GF2P8AFFINEQB form of qhasm_mc_gauss_systematic (x86-64 with gcc, a
+ * CPU with AVX-512F/VL/BW, VBMI and GFNI): available (1) or not (0); on by
+ * default, turned off (on = 0) and on again by the test so that both forms
+ * are checked on such a CPU */
+int qhasm_mc_gauss_gfni_available(void);
+void qhasm_mc_gauss_gfni_enable(int on);
+
 #endif

@@ -132,7 +132,7 @@ int qhasm_test_mc_gauss(int p, int i)
         {128, 700}, {129, 1000}, {200, 333}, {300, 1200}, {768, 3488}, {1547, 6960},
     };
     long s, k;
-    int r = 0, emulated;
+    int r = 0, emulated, form;
     (void)p;
     (void)i;
     stage("mc_gauss: addmul against a scalar product");
@@ -152,19 +152,27 @@ int qhasm_test_mc_gauss(int p, int i)
     emulated = getenv("QHASM_EMULATED") && *getenv("QHASM_EMULATED") == '1';
     if (emulated) fprintf(stderr, "mc_gauss: under emulation the matrices above 200 rows SKIPPED (they run natively)\n");
     stage("mc_gauss: random, singular and far-pivot matrices against the textbook elimination");
-    for (s = 0; s < (long)(sizeof shapes / sizeof *shapes) && !r; s++) {
-        long rows = shapes[s][0], cols = shapes[s][1];
-        int rep, reps = rows > 1000 ? 1 : rows > 500 ? 2 : 6;
-        if (emulated && rows > 200) continue;       /* natively only: minutes under qemu */
-        for (rep = 0; rep < reps && !r; rep++) r = one(rows, cols, 0, 0, 0);
-        if (rows > 2) {
-            if (!r) r = one(rows, cols, 1, 0, 0);
-            if (!r) r = one(rows, cols, 1, rows / 2, 0);
-            if (!r) r = one(rows, cols, 1, rows - 1, 0);
+    /* form 0: the default (the GF2P8AFFINEQB form where available), form 1:
+     * that form turned off (the vpternlogq / vector-extension form) */
+    if (!qhasm_mc_gauss_gfni_available())
+        fprintf(stderr, "mc_gauss: the GF2P8AFFINEQB form SKIPPED (not compiled for this target or no AVX-512BW/VBMI/GFNI on this CPU)\n");
+    for (form = 0; form < (qhasm_mc_gauss_gfni_available() ? 2 : 1) && !r; form++) {
+        qhasm_mc_gauss_gfni_enable(form == 0);
+        for (s = 0; s < (long)(sizeof shapes / sizeof *shapes) && !r; s++) {
+            long rows = shapes[s][0], cols = shapes[s][1];
+            int rep, reps = rows > 1000 ? 1 : rows > 500 ? 2 : 6;
+            if (emulated && rows > 200) continue;       /* natively only: minutes under qemu */
+            for (rep = 0; rep < reps && !r; rep++) r = one(rows, cols, 0, 0, 0);
+            if (rows > 2) {
+                if (!r) r = one(rows, cols, 1, 0, 0);
+                if (!r) r = one(rows, cols, 1, rows / 2, 0);
+                if (!r) r = one(rows, cols, 1, rows - 1, 0);
+            }
+            if (rows > 70 && !r) r = one(rows, cols, 2, 0, 40);
+            if (rows > 140 && !r) r = one(rows, cols, 2, 0, 70);
         }
-        if (rows > 70 && !r) r = one(rows, cols, 2, 0, 40);
-        if (rows > 140 && !r) r = one(rows, cols, 2, 0, 70);
     }
+    qhasm_mc_gauss_gfni_enable(1);
     if (!r && (nok < 10 || nfail < 10)) r = fail("mc_gauss: only %ld regular and %ld singular matrices", nok, nfail);
     return r;
 }
