@@ -762,6 +762,12 @@ class Interp:
             s, t, u = (L(self.vget(o, nb)) for o in ops[1:4])
             self.put(d, qsem.unlanes([(x * y + z) & mask(lw) for x, y, z in zip(s, t, u)], lw, big))
             return None
+        if op == "maddwdacc":
+            # 32-bit lanes: u + the pair sums of the int16 lanes of s and t, mod 2^32
+            u = L(self.vget(ops[1], nb))
+            pr = qsem.vfunc("maddwd", [self.vget(o, nb) for o in ops[2:4]], big, nb, 0)
+            self.put(d, qsem.unlanes([x + y for x, y in zip(u, L(pr))], lw, big))
+            return None
         if op in ("madd52lo", "madd52hi"):
             r, s, t = (L(self.vget(o, nb)) for o in ops[1:4])
             sh = 0 if op.endswith("lo") else 52
