@@ -105,6 +105,9 @@ class Isa:
     # 32-bit sums back to int16; R/q needs no digit split, runs the
     # interpolation and the fold in 32-bit lanes and reduces mod q once
     pairs: bool = False
+    # R/q on AltiVec's vmsumshm pair sums (Kernel.msum_base; the rest as
+    # `pairs`: no digit split, 32-bit interpolation and fold, one reduction)
+    msum: bool = False
 
     @property
     def pre(self) -> str:
@@ -201,7 +204,7 @@ ISAS: dict[str, Isa] = {
     # and adds; 32 KB displacements, so the work area is an argument
     "ppc32-altivec": Isa("ppc32-altivec", 8, "reg128", "stack128", "altivec", "int32", 4, nregs=32,
                          mulhi_shift=15, pack="packs16", imm_max=32767, big_endian=True,
-                         work_arg=True, valign=True, mulhi_fn="mulhis15"),
+                         work_arg=True, valign=True, mulhi_fn="mulhis15", msum=True),
 }
 
 
@@ -428,7 +431,7 @@ class Kernel:
             self.cv["LO8"] = 255
         if self.wide:
             self.cv["C65"], self.cv["DW65"] = self.c65, self.dw65
-        self.pairsum = isa.pairs
+        self.pairsum = isa.pairs or (isa.msum and fn == "mult")
         if self.pairsum:
             self.pair_shape(fn)
             if fn == "mult":
@@ -533,7 +536,7 @@ class Kernel:
         e(self.isa.cld(d, name, self.cv[name]))
 
     def knames(self) -> list[str]:
-        return list(self.cv) + ["LANE0OFF"]
+        return list(self.cv) + ["LANE0OFF"] + (["LANE0OFF32"] if self.pairsum else [])
 
     def koff(self, name: str) -> int:
         """offset of a constant vector in the work area (valign targets)"""
@@ -543,7 +546,8 @@ class Kernel:
         """valign targets: every constant vector at the start of the work
         area, stored by halfwords"""
         for name in self.knames():
-            vals = [self.cv[name]] * self.L if name != "LANE0OFF" else [0] + [65535] * (self.L - 1)
+            vals = ([0] + [65535] * (self.L - 1) if name == "LANE0OFF" else
+                    [0, 0] + [65535] * (self.L - 2) if name == "LANE0OFF32" else [self.cv[name]] * self.L)
             base = self.koff(name)
             last = None
             for k, v in enumerate(vals):
@@ -986,26 +990,114 @@ class Kernel:
         def body() -> None:
             for g in range(3):
                 base(g)
-            # out = P0 + x^S (P1 - P0 - P2) + x^2S P2 (as interpolate)
-            pre = "4x" if wide else "8x"
-            for v in range(0, mb, 16):
-                e(I.ld("x0", "qa", v))              # P0 lo
-                e(I.ld("x1", "qa", mb + v))         # P0 hi
-                e(I.ld("x2", "qa", 4 * mb + v))     # P2 lo
-                e(I.ld("x3", "qa", 5 * mb + v))     # P2 hi
-                e(I.st("pc", v, "x0"))
-                e(I.st("pc", 3 * mb + v, "x3"))
-                e(f"{pre} x1 -= x2")
-                e(I.ld("x5", "qa", 2 * mb + v))
-                e(f"{pre} x5 -= x0")
-                e(f"{pre} x5 += x1")
-                e(I.st("pc", mb + v, "x5"))
-                e(I.ld("x5", "qa", 3 * mb + v))
-                e(f"{pre} x5 -= x3")
-                e(f"{pre} x5 -= x1")
-                e(I.st("pc", 2 * mb + v, "x5"))
+            self.t3_interp(e, mb, "4x" if wide else "8x")
         assert count % 3 == 0
         self.loop(e, count // 3, body, [("pa", 12 * S), ("pb", 6 * S), ("pc", 4 * mb)])
+
+    def upd(self, pre: str, d: str, o: str, s: str) -> str:
+        """d = d o s: the legacy two-operand form, or (valign) three operands"""
+        return f"{pre} {d} = {d} {o} {s}" if self.isa.valign else f"{pre} {d} {o}= {s}"
+
+    def msum_regs(self) -> tuple[int, int]:
+        """msum_base's windows (m0 = -2, 0, ..., S) and accumulators per chunk"""
+        S = self.S
+        nwin, nacc = S // 2 + 2, S // 2
+        avail = self.isa.nregs - 3 - nwin
+        nch = -(-nacc // avail)
+        return nwin, -(-nacc // nch)
+
+    def msum_base(self, e: Q, aoff: int, boff: int, coff: int, count: int, t3: int) -> None:
+        """count S x S products on AltiVec's vmsumshm (Isa.msum): a in
+        padded slots (stride 4S bytes, data at +2S), b contiguous (stride
+        2S).  Per product, the windows (W_m0 .. W_m0+3), W_m = (a_m, a_(m-1))
+        as 32-bit lanes, for m0 = -2, 0, 2, .., S, are built in registers
+        from E_q = (a_8q .. a_8q+7) (zero outside a): for m0 = 8q, 8q+4
+        vmrghh/vmrglh of E_q and (a_8q-1 ..) (a vsldoi); for m0 = 8q+2,
+        8q+6 of (a_8q+2 ..) and (a_8q+1 ..).  The pair (b_j, b_(j+1)), j
+        even, is vspltw of the aligned vector holding it; accumulator k
+        (32-bit lanes, coefficients 4k .. 4k+3) += vmsumshm(window at 4k -
+        j, pair).  The first interpolation level is fused in as in
+        pair_base (the three products of a group in the scratch t3)."""
+        I = self.isa
+        S = self.S
+        assert S % 8 == 0
+        nacc = S // 2
+        nwin, G = self.msum_regs()
+        ne = S // 8
+        mb = 4 * S
+        self.addr(e, "pa", "w", aoff)
+        self.addr(e, "pb", "w", boff)
+        self.addr(e, "pc", "w", coff)
+        self.addr(e, "qa", "w", t3)
+        e(I.zero("z0"))
+
+        def E(q: int) -> str:
+            return f"e{q}" if 0 <= q < ne else "z0"
+
+        def W(m0: int) -> str:
+            return f"w{(m0 + 2) // 2}"
+
+        def base(g: int) -> None:
+            ao, bo, co = g * 4 * S, g * 2 * S, g * 2 * mb
+            for q in range(ne):
+                e(I.ld(f"e{q}", "pa", ao + 2 * S + 16 * q))
+            for q in range(ne + 1):
+                e(f"x1 = shiftleftbytes({E(q - 1)}, {E(q)}, 14)")
+                e(f"{W(8 * q)} = unpacklo16({E(q)}, x1)")
+                if 8 * q + 4 <= S:
+                    e(f"{W(8 * q + 4)} = unpackhi16({E(q)}, x1)")
+            for q in range(-1, ne):
+                e(f"x0 = shiftleftbytes({E(q)}, {E(q + 1)}, 4)")
+                e(f"x1 = shiftleftbytes({E(q)}, {E(q + 1)}, 2)")
+                if q >= 0:
+                    e(f"{W(8 * q + 2)} = unpacklo16(x0, x1)")
+                e(f"{W(8 * q + 6)} = unpackhi16(x0, x1)")
+            for k0 in range(0, nacc, G):
+                ks = list(range(k0, min(nacc, k0 + G)))
+                first = {k: True for k in ks}
+                for j in range(0, S, 2):
+                    touched = [k for k in ks if -2 <= 4 * k - j <= S]
+                    if j % 8 == 0:
+                        e(I.ld("x2", "pb", bo + 2 * j))
+                    if not touched:
+                        continue
+                    e(f"4x x0 = x2[{(j % 8) // 2}]")
+                    for k in touched:
+                        acc = f"a{k - k0}"
+                        e(f"4x {acc} = {'z0' if first[k] else acc} + maddwd({W(4 * k - j)}, x0)")
+                        first[k] = False
+                for k in ks:
+                    if first[k]:
+                        e(I.zero(f"a{k - k0}"))
+                    e(I.st("qa", co + 16 * k, f"a{k - k0}"))
+
+        def body() -> None:
+            for g in range(3):
+                base(g)
+            self.t3_interp(e, mb, "4x")
+        assert count % 3 == 0
+        self.loop(e, count // 3, body, [("pa", 12 * S), ("pb", 6 * S), ("pc", 4 * mb)])
+
+    def t3_interp(self, e: Q, mb: int, pre: str) -> None:
+        """the three products (mb bytes per half) at qa interpolated to pc:
+        out = P0 + x^S (P1 - P0 - P2) + x^2S P2 (as interpolate)"""
+        I = self.isa
+        for v in range(0, mb, 16):
+            e(I.ld("x0", "qa", v))              # P0 lo
+            e(I.ld("x1", "qa", mb + v))         # P0 hi
+            e(I.ld("x2", "qa", 4 * mb + v))     # P2 lo
+            e(I.ld("x3", "qa", 5 * mb + v))     # P2 hi
+            e(I.st("pc", v, "x0"))
+            e(I.st("pc", 3 * mb + v, "x3"))
+            e(self.upd(pre, "x1", "-", "x2"))
+            e(I.ld("x5", "qa", 2 * mb + v))
+            e(self.upd(pre, "x5", "-", "x0"))
+            e(self.upd(pre, "x5", "+", "x1"))
+            e(I.st("pc", mb + v, "x5"))
+            e(I.ld("x5", "qa", 3 * mb + v))
+            e(self.upd(pre, "x5", "-", "x3"))
+            e(self.upd(pre, "x5", "-", "x1"))
+            e(I.st("pc", 2 * mb + v, "x5"))
 
     def interpolate32(self, e: Q, src: int, cnt: int, m: int, dst: int) -> None:
         """interpolate() on 32-bit lanes (Isa.pairs R/q): cnt groups of
@@ -1024,14 +1116,14 @@ class Kernel:
             e(I.ld("x3", "qc", mb + v))       # P2 hi
             e(I.st("qd", v, "x0"))
             e(I.st("qd", 3 * mb + v, "x3"))
-            e("4x x1 -= x2")                  # t = P0hi - P2lo
+            e(self.upd("4x", "x1", "-", "x2"))  # t = P0hi - P2lo
             e(I.ld("x5", "qb", v))
-            e("4x x5 -= x0")
-            e("4x x5 += x1")                  # P1lo - P0lo + t
+            e(self.upd("4x", "x5", "-", "x0"))
+            e(self.upd("4x", "x5", "+", "x1"))  # P1lo - P0lo + t
             e(I.st("qd", mb + v, "x5"))
             e(I.ld("x5", "qb", mb + v))
-            e("4x x5 -= x3")
-            e("4x x5 -= x1")                  # P1hi - P2hi - t
+            e(self.upd("4x", "x5", "-", "x3"))
+            e(self.upd("4x", "x5", "-", "x1"))  # P1hi - P2hi - t
             e(I.st("qd", 2 * mb + v, "x5"))
 
         def body() -> None:
@@ -1551,7 +1643,7 @@ class Kernel:
         nvp = -(-p // L)
         cnt = 3 ** d
         # the layout of two 16-bit products holds the 32-bit levels of one
-        lay = self.rq_start(e, name, 2, [("W4", 8 * (S + 8)), ("T3", 24 * S)])
+        lay = self.rq_start(e, name, 2, [("T3", 24 * S)] if I.valign else [("W4", 8 * (S + 8)), ("T3", 24 * S)])
         ea, eb = [lay.off["A"]], [lay.off["B"]]
         for l in range(d):
             n = N >> l
@@ -1567,7 +1659,10 @@ class Kernel:
             eb.append(nxt)
         self.addr(e, "pa", "w", ea[-1] + cnt * 4 * S)
         self.zero_bytes(e, "pa", 2 * S)
-        self.pair_base(e, lay, ea[-1], eb[-1], lay.off[f"C{d - 1}"], cnt, True)
+        if I.valign:
+            self.msum_base(e, ea[-1], eb[-1], lay.off[f"C{d - 1}"], cnt, lay.off["T3"])
+        else:
+            self.pair_base(e, lay, ea[-1], eb[-1], lay.off[f"C{d - 1}"], cnt, True)
         src = lay.off[f"C{d - 1}"]
         for l in range(d - 2, -1, -1):
             dst = lay.off[f"C{l}"]
@@ -1581,24 +1676,35 @@ class Kernel:
         assert nvp * L + p <= 2 * N
         for r, cname in (("x4", "C65"), ("x5", "DW65"), ("x6", "BV"), ("x7", "QQ")):
             self.cld(e, r, cname)
+        # valign: pb, pc at the 16-byte boundaries below h + 4p, h + 4p - 4
+        mb = (h + 4 * p) % 16 if I.valign else 0
+        mc = (h + 4 * (p - 1)) % 16 if I.valign else 0
         self.addr(e, "pa", "w", h)
-        self.addr(e, "pb", "w", h + 4 * p)
-        self.addr(e, "pc", "w", h + 4 * (p - 1))
+        self.addr(e, "pb", "w", h + 4 * p - mb)
+        self.addr(e, "pc", "w", h + 4 * (p - 1) - mc)
         self.addr(e, "qd", "w", lay.off["OUT"])
 
         def body(u: int, first: bool = False) -> None:
             for x, lo, o in (("x0", "x2", 0), ("x1", "x3", 16)):
                 v = 32 * u + o
                 e(I.ld(x, "pa", v))
-                e(f"4x {x} += {I.m('pb', v)}")
-                e(I.ld(lo, "pc", v))
-                if first and not o:
-                    e(f"{lo} &= mem128[LANE0OFF32]")
-                e(f"4x {x} += {lo}")
+                if I.valign:
+                    self.ldu(e, "a0", "a1", "pb", v + mb, mb)
+                    e(f"4x {x} = {x} + a0")
+                    self.ldu(e, lo, "a1", "pc", v + mc, mc)
+                    if first and not o:
+                        self.cld(e, "a1", "LANE0OFF32")
+                        e(f"{lo} = {lo} & a1")
+                else:
+                    e(f"4x {x} += {I.m('pb', v)}")
+                    e(I.ld(lo, "pc", v))
+                    if first and not o:
+                        e(f"{lo} &= mem128[LANE0OFF32]")
+                e(self.upd("4x", x, "+", lo))
                 e(f"{lo} = {x}")
                 e(f"4x {lo} <<= 16")
                 e(f"(int32) 4x {lo} >>= 16")
-                e(f"4x {x} -= {lo}")
+                e(self.upd("4x", x, "-", lo))
                 e(f"(int32) 4x {x} >>= 16")
             e("x2 = packs32(x2, x3)")
             e("x0 = packs32(x0, x1)")
@@ -1664,12 +1770,16 @@ def generate(impl: str, p: int, fn: str) -> str:
     nb = (2 if fn == "mult" else 1) * 2 * kn.S // kn.L
     if isa.pairs:
         nb = max(4, min(2 * kn.S // 4, isa.nregs - 2))
+    if kn.pairsum and isa.msum:
+        nb = max(2, kn.msum_regs()[1])
     e(f"{isa.ptr} out in k c w pa pb pc qa qb qc qd i0 i1 t0 t1")
     e(f"{isa.reg} z0 x0 x1 x2 x3 x4 x5 x6 x7 " + " ".join(f"a{k}" for k in range(nb)))
     if isa.scalar or isa.valign:
         e(f"{isa.reg} tv")
     if isa.valign:
         e(f"{isa.reg} " + " ".join(f"e{q}" for q in range(kn.S // kn.L)))
+    if kn.pairsum and isa.msum:
+        e(f"{isa.reg} " + " ".join(f"w{i}" for i in range(kn.msum_regs()[0])))
     if isa.pack == "truncate8" and fn == "mult3":
         e(f"reg{8 * kn.L} y0")
     kn.consts(e)

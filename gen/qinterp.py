@@ -765,6 +765,12 @@ class Interp:
         if op == "popcount":                # each lane's number of one bits (vpopcntq)
             self.put(d, qsem.unlanes([bin(x).count("1") for x in L(self.vget(ops[1], nb))], lw, big))
             return None
+        if op == "maddwdacc":
+            # 32-bit lanes: u + the pair sums of the int16 lanes of s and t, mod 2^32
+            u = L(self.vget(ops[1], nb))
+            pr = qsem.vfunc("maddwd", [self.vget(o, nb) for o in ops[2:4]], big, nb, 0)
+            self.put(d, qsem.unlanes([x + y for x, y in zip(u, L(pr))], lw, big))
+            return None
         if op in ("madd52lo", "madd52hi"):
             r, s, t = (L(self.vget(o, nb)) for o in ops[1:4])
             sh = 0 if op.endswith("lo") else 52

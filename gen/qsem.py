@@ -192,6 +192,7 @@ CORE: dict[str, tuple[str, str]] = {
     "$ = $ * $ + $": ("madd", "lanes: low w bits of s*t + u"),
     "$ = $ + madd52lo ( $ , $ )": ("madd52lo", "64-bit lanes: r + low 52 bits of (s mod 2^52)(t mod 2^52)"),
     "$ = $ + madd52hi ( $ , $ )": ("madd52hi", "64-bit lanes: r + bits 52..103 of the same product"),
+    "$ = $ + maddwd ( $ , $ )": ("maddwdacc", "32-bit lanes: u + maddwd(s, t) mod 2^32 (AltiVec vmsumshm)"),
     "prefetch ( $ )": ("prefetch", "no effect: a hint to fetch the cache line of the byte operand (the "
                        "address is not checked, as prefetcht0 never faults)"),
     "repmovsb ( $ , $ , $ )": ("repmovsb", "copy c bytes from s to d one byte at a time, upwards (so an overlap "

@@ -7,6082 +7,6753 @@
 	.type qhasm_kernel_core_multsntrup653_ppc32_altivec_mul, @function
 	.p2align 5
 qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
+	stwu %r1, -160(%r1)
+	li %r0, 16
+	stvx %v20, %r1, %r0
+	li %r0, 32
+	stvx %v21, %r1, %r0
+	li %r0, 48
+	stvx %v22, %r1, %r0
+	li %r0, 64
+	stvx %v23, %r1, %r0
+	li %r0, 80
+	stvx %v24, %r1, %r0
+	li %r0, 96
+	stvx %v25, %r1, %r0
+	li %r0, 112
+	stvx %v26, %r1, %r0
+	li %r0, 128
+	stvx %v27, %r1, %r0
+	li %r0, 144
+	stvx %v28, %r1, %r0
+# input out in k c w
+	.loc 1 15
+	mr %r9, %r3
+	mr %r8, %r4
 # w = w + 15
-	.loc 1 16
-	addi %r7, %r7, 15
-# t0 = -16
 	.loc 1 17
-	li %r6, -16
-# w = w & t0
+	addi %r4, %r7, 15
+# t0 = -16
 	.loc 1 18
-	and %r8, %r7, %r6
-# t0 = 1
+	li %r3, -16
+# w = w & t0
 	.loc 1 19
-	li %r6, 1
-# mem16[w + 0] = t0
+	and %r6, %r4, %r3
+# t0 = 1
 	.loc 1 20
-	sth %r6, 0(%r8)
-# mem16[w + 2] = t0
+	li %r3, 1
+# mem16[w + 0] = t0
 	.loc 1 21
-	sth %r6, 2(%r8)
-# mem16[w + 4] = t0
+	sth %r3, 0(%r6)
+# mem16[w + 2] = t0
 	.loc 1 22
-	sth %r6, 4(%r8)
-# mem16[w + 6] = t0
+	sth %r3, 2(%r6)
+# mem16[w + 4] = t0
 	.loc 1 23
-	sth %r6, 6(%r8)
-# mem16[w + 8] = t0
+	sth %r3, 4(%r6)
+# mem16[w + 6] = t0
 	.loc 1 24
-	sth %r6, 8(%r8)
-# mem16[w + 10] = t0
+	sth %r3, 6(%r6)
+# mem16[w + 8] = t0
 	.loc 1 25
-	sth %r6, 10(%r8)
-# mem16[w + 12] = t0
+	sth %r3, 8(%r6)
+# mem16[w + 10] = t0
 	.loc 1 26
-	sth %r6, 12(%r8)
-# mem16[w + 14] = t0
+	sth %r3, 10(%r6)
+# mem16[w + 12] = t0
 	.loc 1 27
-	sth %r6, 14(%r8)
-# t0 = 3
+	sth %r3, 12(%r6)
+# mem16[w + 14] = t0
 	.loc 1 28
-	li %r6, 3
-# mem16[w + 16] = t0
+	sth %r3, 14(%r6)
+# t0 = 3
 	.loc 1 29
-	sth %r6, 16(%r8)
-# mem16[w + 18] = t0
+	li %r3, 3
+# mem16[w + 16] = t0
 	.loc 1 30
-	sth %r6, 18(%r8)
-# mem16[w + 20] = t0
+	sth %r3, 16(%r6)
+# mem16[w + 18] = t0
 	.loc 1 31
-	sth %r6, 20(%r8)
-# mem16[w + 22] = t0
+	sth %r3, 18(%r6)
+# mem16[w + 20] = t0
 	.loc 1 32
-	sth %r6, 22(%r8)
-# mem16[w + 24] = t0
+	sth %r3, 20(%r6)
+# mem16[w + 22] = t0
 	.loc 1 33
-	sth %r6, 24(%r8)
-# mem16[w + 26] = t0
+	sth %r3, 22(%r6)
+# mem16[w + 24] = t0
 	.loc 1 34
-	sth %r6, 26(%r8)
-# mem16[w + 28] = t0
+	sth %r3, 24(%r6)
+# mem16[w + 26] = t0
 	.loc 1 35
-	sth %r6, 28(%r8)
-# mem16[w + 30] = t0
+	sth %r3, 26(%r6)
+# mem16[w + 28] = t0
 	.loc 1 36
-	sth %r6, 30(%r8)
-# t0 = 1963
+	sth %r3, 28(%r6)
+# mem16[w + 30] = t0
 	.loc 1 37
-	li %r6, 1963
-# mem16[w + 32] = t0
+	sth %r3, 30(%r6)
+# t0 = 1963
 	.loc 1 38
-	sth %r6, 32(%r8)
-# mem16[w + 34] = t0
+	li %r3, 1963
+# mem16[w + 32] = t0
 	.loc 1 39
-	sth %r6, 34(%r8)
-# mem16[w + 36] = t0
+	sth %r3, 32(%r6)
+# mem16[w + 34] = t0
 	.loc 1 40
-	sth %r6, 36(%r8)
-# mem16[w + 38] = t0
+	sth %r3, 34(%r6)
+# mem16[w + 36] = t0
 	.loc 1 41
-	sth %r6, 38(%r8)
-# mem16[w + 40] = t0
+	sth %r3, 36(%r6)
+# mem16[w + 38] = t0
 	.loc 1 42
-	sth %r6, 40(%r8)
-# mem16[w + 42] = t0
+	sth %r3, 38(%r6)
+# mem16[w + 40] = t0
 	.loc 1 43
-	sth %r6, 42(%r8)
-# mem16[w + 44] = t0
+	sth %r3, 40(%r6)
+# mem16[w + 42] = t0
 	.loc 1 44
-	sth %r6, 44(%r8)
-# mem16[w + 46] = t0
+	sth %r3, 42(%r6)
+# mem16[w + 44] = t0
 	.loc 1 45
-	sth %r6, 46(%r8)
-# t0 = 10923
+	sth %r3, 44(%r6)
+# mem16[w + 46] = t0
 	.loc 1 46
-	li %r6, 10923
-# mem16[w + 48] = t0
+	sth %r3, 46(%r6)
+# t0 = 10923
 	.loc 1 47
-	sth %r6, 48(%r8)
-# mem16[w + 50] = t0
+	li %r3, 10923
+# mem16[w + 48] = t0
 	.loc 1 48
-	sth %r6, 50(%r8)
-# mem16[w + 52] = t0
+	sth %r3, 48(%r6)
+# mem16[w + 50] = t0
 	.loc 1 49
-	sth %r6, 52(%r8)
-# mem16[w + 54] = t0
+	sth %r3, 50(%r6)
+# mem16[w + 52] = t0
 	.loc 1 50
-	sth %r6, 54(%r8)
-# mem16[w + 56] = t0
+	sth %r3, 52(%r6)
+# mem16[w + 54] = t0
 	.loc 1 51
-	sth %r6, 56(%r8)
-# mem16[w + 58] = t0
+	sth %r3, 54(%r6)
+# mem16[w + 56] = t0
 	.loc 1 52
-	sth %r6, 58(%r8)
-# mem16[w + 60] = t0
+	sth %r3, 56(%r6)
+# mem16[w + 58] = t0
 	.loc 1 53
-	sth %r6, 60(%r8)
-# mem16[w + 62] = t0
+	sth %r3, 58(%r6)
+# mem16[w + 60] = t0
 	.loc 1 54
-	sth %r6, 62(%r8)
-# t0 = 7261
+	sth %r3, 60(%r6)
+# mem16[w + 62] = t0
 	.loc 1 55
-	li %r6, 7261
-# mem16[w + 64] = t0
+	sth %r3, 62(%r6)
+# t0 = 7261
 	.loc 1 56
-	sth %r6, 64(%r8)
-# mem16[w + 66] = t0
+	li %r3, 7261
+# mem16[w + 64] = t0
 	.loc 1 57
-	sth %r6, 66(%r8)
-# mem16[w + 68] = t0
+	sth %r3, 64(%r6)
+# mem16[w + 66] = t0
 	.loc 1 58
-	sth %r6, 68(%r8)
-# mem16[w + 70] = t0
+	sth %r3, 66(%r6)
+# mem16[w + 68] = t0
 	.loc 1 59
-	sth %r6, 70(%r8)
-# mem16[w + 72] = t0
+	sth %r3, 68(%r6)
+# mem16[w + 70] = t0
 	.loc 1 60
-	sth %r6, 72(%r8)
-# mem16[w + 74] = t0
+	sth %r3, 70(%r6)
+# mem16[w + 72] = t0
 	.loc 1 61
-	sth %r6, 74(%r8)
-# mem16[w + 76] = t0
+	sth %r3, 72(%r6)
+# mem16[w + 74] = t0
 	.loc 1 62
-	sth %r6, 76(%r8)
-# mem16[w + 78] = t0
+	sth %r3, 74(%r6)
+# mem16[w + 76] = t0
 	.loc 1 63
-	sth %r6, 78(%r8)
-# t0 = 4621
+	sth %r3, 76(%r6)
+# mem16[w + 78] = t0
 	.loc 1 64
-	li %r6, 4621
-# mem16[w + 80] = t0
+	sth %r3, 78(%r6)
+# t0 = 4621
 	.loc 1 65
-	sth %r6, 80(%r8)
-# mem16[w + 82] = t0
+	li %r3, 4621
+# mem16[w + 80] = t0
 	.loc 1 66
-	sth %r6, 82(%r8)
-# mem16[w + 84] = t0
+	sth %r3, 80(%r6)
+# mem16[w + 82] = t0
 	.loc 1 67
-	sth %r6, 84(%r8)
-# mem16[w + 86] = t0
+	sth %r3, 82(%r6)
+# mem16[w + 84] = t0
 	.loc 1 68
-	sth %r6, 86(%r8)
-# mem16[w + 88] = t0
+	sth %r3, 84(%r6)
+# mem16[w + 86] = t0
 	.loc 1 69
-	sth %r6, 88(%r8)
-# mem16[w + 90] = t0
+	sth %r3, 86(%r6)
+# mem16[w + 88] = t0
 	.loc 1 70
-	sth %r6, 90(%r8)
-# mem16[w + 92] = t0
+	sth %r3, 88(%r6)
+# mem16[w + 90] = t0
 	.loc 1 71
-	sth %r6, 92(%r8)
-# mem16[w + 94] = t0
+	sth %r3, 90(%r6)
+# mem16[w + 92] = t0
 	.loc 1 72
-	sth %r6, 94(%r8)
-# t0 = 512
+	sth %r3, 92(%r6)
+# mem16[w + 94] = t0
 	.loc 1 73
-	li %r6, 512
-# mem16[w + 96] = t0
+	sth %r3, 94(%r6)
+# t0 = 512
 	.loc 1 74
-	sth %r6, 96(%r8)
-# mem16[w + 98] = t0
+	li %r3, 512
+# mem16[w + 96] = t0
 	.loc 1 75
-	sth %r6, 98(%r8)
-# mem16[w + 100] = t0
+	sth %r3, 96(%r6)
+# mem16[w + 98] = t0
 	.loc 1 76
-	sth %r6, 100(%r8)
-# mem16[w + 102] = t0
+	sth %r3, 98(%r6)
+# mem16[w + 100] = t0
 	.loc 1 77
-	sth %r6, 102(%r8)
-# mem16[w + 104] = t0
+	sth %r3, 100(%r6)
+# mem16[w + 102] = t0
 	.loc 1 78
-	sth %r6, 104(%r8)
-# mem16[w + 106] = t0
+	sth %r3, 102(%r6)
+# mem16[w + 104] = t0
 	.loc 1 79
-	sth %r6, 106(%r8)
-# mem16[w + 108] = t0
+	sth %r3, 104(%r6)
+# mem16[w + 106] = t0
 	.loc 1 80
-	sth %r6, 108(%r8)
-# mem16[w + 110] = t0
+	sth %r3, 106(%r6)
+# mem16[w + 108] = t0
 	.loc 1 81
-	sth %r6, 110(%r8)
-# t0 = 489
+	sth %r3, 108(%r6)
+# mem16[w + 110] = t0
 	.loc 1 82
-	li %r6, 489
-# mem16[w + 112] = t0
+	sth %r3, 110(%r6)
+# t0 = 489
 	.loc 1 83
-	sth %r6, 112(%r8)
-# mem16[w + 114] = t0
+	li %r3, 489
+# mem16[w + 112] = t0
 	.loc 1 84
-	sth %r6, 114(%r8)
-# mem16[w + 116] = t0
+	sth %r3, 112(%r6)
+# mem16[w + 114] = t0
 	.loc 1 85
-	sth %r6, 116(%r8)
-# mem16[w + 118] = t0
+	sth %r3, 114(%r6)
+# mem16[w + 116] = t0
 	.loc 1 86
-	sth %r6, 118(%r8)
-# mem16[w + 120] = t0
+	sth %r3, 116(%r6)
+# mem16[w + 118] = t0
 	.loc 1 87
-	sth %r6, 120(%r8)
-# mem16[w + 122] = t0
+	sth %r3, 118(%r6)
+# mem16[w + 120] = t0
 	.loc 1 88
-	sth %r6, 122(%r8)
-# mem16[w + 124] = t0
+	sth %r3, 120(%r6)
+# mem16[w + 122] = t0
 	.loc 1 89
-	sth %r6, 124(%r8)
-# mem16[w + 126] = t0
+	sth %r3, 122(%r6)
+# mem16[w + 124] = t0
 	.loc 1 90
-	sth %r6, 126(%r8)
-# t0 = 67
+	sth %r3, 124(%r6)
+# mem16[w + 126] = t0
 	.loc 1 91
-	li %r6, 67
-# mem16[w + 128] = t0
+	sth %r3, 126(%r6)
+# t0 = 67
 	.loc 1 92
-	sth %r6, 128(%r8)
-# mem16[w + 130] = t0
+	li %r3, 67
+# mem16[w + 128] = t0
 	.loc 1 93
-	sth %r6, 130(%r8)
-# mem16[w + 132] = t0
+	sth %r3, 128(%r6)
+# mem16[w + 130] = t0
 	.loc 1 94
-	sth %r6, 132(%r8)
-# mem16[w + 134] = t0
+	sth %r3, 130(%r6)
+# mem16[w + 132] = t0
 	.loc 1 95
-	sth %r6, 134(%r8)
-# mem16[w + 136] = t0
+	sth %r3, 132(%r6)
+# mem16[w + 134] = t0
 	.loc 1 96
-	sth %r6, 136(%r8)
-# mem16[w + 138] = t0
+	sth %r3, 134(%r6)
+# mem16[w + 136] = t0
 	.loc 1 97
-	sth %r6, 138(%r8)
-# mem16[w + 140] = t0
+	sth %r3, 136(%r6)
+# mem16[w + 138] = t0
 	.loc 1 98
-	sth %r6, 140(%r8)
-# mem16[w + 142] = t0
+	sth %r3, 138(%r6)
+# mem16[w + 140] = t0
 	.loc 1 99
-	sth %r6, 142(%r8)
-# t0 = 33
+	sth %r3, 140(%r6)
+# mem16[w + 142] = t0
 	.loc 1 100
-	li %r6, 33
-# mem16[w + 144] = t0
+	sth %r3, 142(%r6)
+# t0 = 33
 	.loc 1 101
-	sth %r6, 144(%r8)
-# mem16[w + 146] = t0
+	li %r3, 33
+# mem16[w + 144] = t0
 	.loc 1 102
-	sth %r6, 146(%r8)
-# mem16[w + 148] = t0
+	sth %r3, 144(%r6)
+# mem16[w + 146] = t0
 	.loc 1 103
-	sth %r6, 148(%r8)
-# mem16[w + 150] = t0
+	sth %r3, 146(%r6)
+# mem16[w + 148] = t0
 	.loc 1 104
-	sth %r6, 150(%r8)
-# mem16[w + 152] = t0
+	sth %r3, 148(%r6)
+# mem16[w + 150] = t0
 	.loc 1 105
-	sth %r6, 152(%r8)
-# mem16[w + 154] = t0
+	sth %r3, 150(%r6)
+# mem16[w + 152] = t0
 	.loc 1 106
-	sth %r6, 154(%r8)
-# mem16[w + 156] = t0
+	sth %r3, 152(%r6)
+# mem16[w + 154] = t0
 	.loc 1 107
-	sth %r6, 156(%r8)
-# mem16[w + 158] = t0
+	sth %r3, 154(%r6)
+# mem16[w + 156] = t0
 	.loc 1 108
-	sth %r6, 158(%r8)
-# t0 = 475
+	sth %r3, 156(%r6)
+# mem16[w + 158] = t0
 	.loc 1 109
-	li %r6, 475
-# mem16[w + 160] = t0
+	sth %r3, 158(%r6)
+# t0 = 475
 	.loc 1 110
-	sth %r6, 160(%r8)
-# mem16[w + 162] = t0
+	li %r3, 475
+# mem16[w + 160] = t0
 	.loc 1 111
-	sth %r6, 162(%r8)
-# mem16[w + 164] = t0
+	sth %r3, 160(%r6)
+# mem16[w + 162] = t0
 	.loc 1 112
-	sth %r6, 164(%r8)
-# mem16[w + 166] = t0
+	sth %r3, 162(%r6)
+# mem16[w + 164] = t0
 	.loc 1 113
-	sth %r6, 166(%r8)
-# mem16[w + 168] = t0
+	sth %r3, 164(%r6)
+# mem16[w + 166] = t0
 	.loc 1 114
-	sth %r6, 168(%r8)
-# mem16[w + 170] = t0
+	sth %r3, 166(%r6)
+# mem16[w + 168] = t0
 	.loc 1 115
-	sth %r6, 170(%r8)
-# mem16[w + 172] = t0
+	sth %r3, 168(%r6)
+# mem16[w + 170] = t0
 	.loc 1 116
-	sth %r6, 172(%r8)
-# mem16[w + 174] = t0
+	sth %r3, 170(%r6)
+# mem16[w + 172] = t0
 	.loc 1 117
-	sth %r6, 174(%r8)
-# t0 = 0
+	sth %r3, 172(%r6)
+# mem16[w + 174] = t0
 	.loc 1 118
-	li %r6, 0
-# mem16[w + 176] = t0
+	sth %r3, 174(%r6)
+# t0 = 842
 	.loc 1 119
-	sth %r6, 176(%r8)
-# t0 = -1
+	li %r3, 842
+# mem16[w + 176] = t0
 	.loc 1 120
-	li %r6, -1
+	sth %r3, 176(%r6)
 # mem16[w + 178] = t0
 	.loc 1 121
-	sth %r6, 178(%r8)
+	sth %r3, 178(%r6)
 # mem16[w + 180] = t0
 	.loc 1 122
-	sth %r6, 180(%r8)
+	sth %r3, 180(%r6)
 # mem16[w + 182] = t0
 	.loc 1 123
-	sth %r6, 182(%r8)
+	sth %r3, 182(%r6)
 # mem16[w + 184] = t0
 	.loc 1 124
-	sth %r6, 184(%r8)
+	sth %r3, 184(%r6)
 # mem16[w + 186] = t0
 	.loc 1 125
-	sth %r6, 186(%r8)
+	sth %r3, 186(%r6)
 # mem16[w + 188] = t0
 	.loc 1 126
-	sth %r6, 188(%r8)
+	sth %r3, 188(%r6)
 # mem16[w + 190] = t0
 	.loc 1 127
-	sth %r6, 190(%r8)
-# pa = 134496
+	sth %r3, 190(%r6)
+# t0 = 5971
 	.loc 1 128
-	lis %r6, 2
-	ori %r6, %r6, 3424
-# pa = w + pa
+	li %r3, 5971
+# mem16[w + 192] = t0
 	.loc 1 129
-	add %r7, %r8, %r6
-# z0 = 0
+	sth %r3, 192(%r6)
+# mem16[w + 194] = t0
 	.loc 1 130
+	sth %r3, 194(%r6)
+# mem16[w + 196] = t0
+	.loc 1 131
+	sth %r3, 196(%r6)
+# mem16[w + 198] = t0
+	.loc 1 132
+	sth %r3, 198(%r6)
+# mem16[w + 200] = t0
+	.loc 1 133
+	sth %r3, 200(%r6)
+# mem16[w + 202] = t0
+	.loc 1 134
+	sth %r3, 202(%r6)
+# mem16[w + 204] = t0
+	.loc 1 135
+	sth %r3, 204(%r6)
+# mem16[w + 206] = t0
+	.loc 1 136
+	sth %r3, 206(%r6)
+# t0 = 0
+	.loc 1 137
+	li %r3, 0
+# mem16[w + 208] = t0
+	.loc 1 138
+	sth %r3, 208(%r6)
+# t0 = -1
+	.loc 1 139
+	li %r3, -1
+# mem16[w + 210] = t0
+	.loc 1 140
+	sth %r3, 210(%r6)
+# mem16[w + 212] = t0
+	.loc 1 141
+	sth %r3, 212(%r6)
+# mem16[w + 214] = t0
+	.loc 1 142
+	sth %r3, 214(%r6)
+# mem16[w + 216] = t0
+	.loc 1 143
+	sth %r3, 216(%r6)
+# mem16[w + 218] = t0
+	.loc 1 144
+	sth %r3, 218(%r6)
+# mem16[w + 220] = t0
+	.loc 1 145
+	sth %r3, 220(%r6)
+# mem16[w + 222] = t0
+	.loc 1 146
+	sth %r3, 222(%r6)
+# t0 = 0
+	.loc 1 147
+	li %r3, 0
+# mem16[w + 224] = t0
+	.loc 1 148
+	sth %r3, 224(%r6)
+# mem16[w + 226] = t0
+	.loc 1 149
+	sth %r3, 226(%r6)
+# t0 = -1
+	.loc 1 150
+	li %r3, -1
+# mem16[w + 228] = t0
+	.loc 1 151
+	sth %r3, 228(%r6)
+# mem16[w + 230] = t0
+	.loc 1 152
+	sth %r3, 230(%r6)
+# mem16[w + 232] = t0
+	.loc 1 153
+	sth %r3, 232(%r6)
+# mem16[w + 234] = t0
+	.loc 1 154
+	sth %r3, 234(%r6)
+# mem16[w + 236] = t0
+	.loc 1 155
+	sth %r3, 236(%r6)
+# mem16[w + 238] = t0
+	.loc 1 156
+	sth %r3, 238(%r6)
+# pa = 118992
+	.loc 1 157
+	lis %r3, 1
+	ori %r3, %r3, 53456
+# pa = w + pa
+	.loc 1 158
+	add %r4, %r6, %r3
+# z0 = 0
+	.loc 1 159
 	vxor %v0, %v0, %v0
 # i1 = 3
-	.loc 1 131
-	li %r6, 3
+	.loc 1 160
+	li %r3, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop1:
 # mem128[pa] = z0
-	.loc 1 133
-	stvx %v0, 0, %r7
-# mem128[pa + 16] = z0
-	.loc 1 134
-	li %r0, 16
-	stvx %v0, %r7, %r0
-# mem128[pa + 32] = z0
-	.loc 1 135
-	li %r0, 32
-	stvx %v0, %r7, %r0
-# mem128[pa + 48] = z0
-	.loc 1 136
-	li %r0, 48
-	stvx %v0, %r7, %r0
-# pa = pa + 64
-	.loc 1 137
-	addi %r7, %r7, 64
-# i1 = i1 - 1
-	.loc 1 138
-	addi %r6, %r6, -1
-# =? i1 - 0
-	.loc 1 139
-	cmplwi %cr0, %r6, 0
-# goto loop1 if !=
-	.loc 1 140
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop1
-# mem128[pa] = z0
-	.loc 1 141
-	stvx %v0, 0, %r7
-# mem128[pa + 16] = z0
-	.loc 1 142
-	li %r0, 16
-	stvx %v0, %r7, %r0
-# mem128[pa + 32] = z0
-	.loc 1 143
-	li %r0, 32
-	stvx %v0, %r7, %r0
-# pa = 133200
-	.loc 1 144
-	lis %r6, 2
-	ori %r6, %r6, 2128
-# pa = w + pa
-	.loc 1 145
-	add %r7, %r8, %r6
-# i1 = 163
-	.loc 1 147
-	li %r9, 163
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop2:
-# t0 = mem8[pb]
-	.loc 1 149
-	lbz %r10, 0(%r4)
-# t1 = mem8[pb + 1]
-	.loc 1 150
-	lbz %r6, 1(%r4)
-# t1 = t1 << 8
-	.loc 1 151
-	slwi %r6, %r6, 8
-# t0 = t0 | t1
-	.loc 1 152
-	or %r10, %r10, %r6
-# mem16[pa] = t0
-	.loc 1 153
-	sth %r10, 0(%r7)
-# t0 = mem8[pb + 2]
-	.loc 1 154
-	lbz %r6, 2(%r4)
-# t1 = mem8[pb + 3]
-	.loc 1 155
-	lbz %r10, 3(%r4)
-# t1 = t1 << 8
-	.loc 1 156
-	slwi %r10, %r10, 8
-# t0 = t0 | t1
-	.loc 1 157
-	or %r6, %r6, %r10
-# mem16[pa + 2] = t0
-	.loc 1 158
-	sth %r6, 2(%r7)
-# t0 = mem8[pb + 4]
-	.loc 1 159
-	lbz %r6, 4(%r4)
-# t1 = mem8[pb + 5]
-	.loc 1 160
-	lbz %r10, 5(%r4)
-# t1 = t1 << 8
-	.loc 1 161
-	slwi %r10, %r10, 8
-# t0 = t0 | t1
 	.loc 1 162
-	or %r6, %r6, %r10
-# mem16[pa + 4] = t0
-	.loc 1 163
-	sth %r6, 4(%r7)
-# t0 = mem8[pb + 6]
-	.loc 1 164
-	lbz %r6, 6(%r4)
-# t1 = mem8[pb + 7]
-	.loc 1 165
-	lbz %r10, 7(%r4)
-# t1 = t1 << 8
-	.loc 1 166
-	slwi %r10, %r10, 8
-# t0 = t0 | t1
-	.loc 1 167
-	or %r6, %r6, %r10
-# mem16[pa + 6] = t0
-	.loc 1 168
-	sth %r6, 6(%r7)
-# pa = pa + 8
-	.loc 1 169
-	addi %r7, %r7, 8
-# pb = pb + 8
-	.loc 1 170
-	addi %r4, %r4, 8
-# i1 = i1 - 1
-	.loc 1 171
-	addi %r9, %r9, -1
-# =? i1 - 0
-	.loc 1 172
-	cmplwi %cr0, %r9, 0
-# goto loop2 if !=
-	.loc 1 173
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop2
-# t0 = mem8[pb]
-	.loc 1 174
-	lbz %r6, 0(%r4)
-# t1 = mem8[pb + 1]
-	.loc 1 175
-	lbz %r4, 1(%r4)
-# t1 = t1 << 8
-	.loc 1 176
-	slwi %r4, %r4, 8
-# t0 = t0 | t1
-	.loc 1 177
-	or %r6, %r6, %r4
-# mem16[pa] = t0
-	.loc 1 178
-	sth %r6, 0(%r7)
-# pa = 135376
-	.loc 1 179
-	lis %r4, 2
-	ori %r4, %r4, 4304
-# pa = w + pa
-	.loc 1 180
-	add %r4, %r8, %r4
-# z0 = 0
-	.loc 1 181
-	vxor %v0, %v0, %v0
-# i1 = 2
-	.loc 1 182
-	li %r6, 2
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop3:
-# mem128[pa] = z0
-	.loc 1 184
 	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
-	.loc 1 185
+	.loc 1 163
 	li %r0, 16
 	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
-	.loc 1 186
+	.loc 1 164
 	li %r0, 32
 	stvx %v0, %r4, %r0
 # mem128[pa + 48] = z0
-	.loc 1 187
+	.loc 1 165
 	li %r0, 48
 	stvx %v0, %r4, %r0
 # pa = pa + 64
-	.loc 1 188
+	.loc 1 166
 	addi %r4, %r4, 64
 # i1 = i1 - 1
+	.loc 1 167
+	addi %r3, %r3, -1
+# =? i1 - 0
+	.loc 1 168
+	cmplwi %cr0, %r3, 0
+# goto loop1 if !=
+	.loc 1 169
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop1
+# mem128[pa] = z0
+	.loc 1 170
+	stvx %v0, 0, %r4
+# mem128[pa + 16] = z0
+	.loc 1 171
+	li %r0, 16
+	stvx %v0, %r4, %r0
+# mem128[pa + 32] = z0
+	.loc 1 172
+	li %r0, 32
+	stvx %v0, %r4, %r0
+# pa = 117696
+	.loc 1 173
+	lis %r3, 1
+	ori %r3, %r3, 52160
+# pa = w + pa
+	.loc 1 174
+	add %r7, %r6, %r3
+# pb = in
+	.loc 1 175
+	mr %r10, %r6
+	mr %r4, %r8
+# i1 = 163
+	.loc 1 176
+	li %r6, 163
+	mr %r3, %r9
+	mr %r8, %r3
+	mr %r9, %r4
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop2:
+# t0 = mem8[pb]
+	.loc 1 178
+	lbz %r4, 0(%r9)
+# t1 = mem8[pb + 1]
+	.loc 1 179
+	lbz %r3, 1(%r9)
+# t1 = t1 << 8
+	.loc 1 180
+	slwi %r3, %r3, 8
+# t0 = t0 | t1
+	.loc 1 181
+	or %r4, %r4, %r3
+# mem16[pa] = t0
+	.loc 1 182
+	sth %r4, 0(%r7)
+# t0 = mem8[pb + 2]
+	.loc 1 183
+	lbz %r3, 2(%r9)
+# t1 = mem8[pb + 3]
+	.loc 1 184
+	lbz %r4, 3(%r9)
+# t1 = t1 << 8
+	.loc 1 185
+	slwi %r4, %r4, 8
+# t0 = t0 | t1
+	.loc 1 186
+	or %r3, %r3, %r4
+# mem16[pa + 2] = t0
+	.loc 1 187
+	sth %r3, 2(%r7)
+# t0 = mem8[pb + 4]
+	.loc 1 188
+	lbz %r3, 4(%r9)
+# t1 = mem8[pb + 5]
 	.loc 1 189
+	lbz %r4, 5(%r9)
+# t1 = t1 << 8
+	.loc 1 190
+	slwi %r4, %r4, 8
+# t0 = t0 | t1
+	.loc 1 191
+	or %r3, %r3, %r4
+# mem16[pa + 4] = t0
+	.loc 1 192
+	sth %r3, 4(%r7)
+# t0 = mem8[pb + 6]
+	.loc 1 193
+	lbz %r3, 6(%r9)
+# t1 = mem8[pb + 7]
+	.loc 1 194
+	lbz %r4, 7(%r9)
+# t1 = t1 << 8
+	.loc 1 195
+	slwi %r4, %r4, 8
+# t0 = t0 | t1
+	.loc 1 196
+	or %r3, %r3, %r4
+# mem16[pa + 6] = t0
+	.loc 1 197
+	sth %r3, 6(%r7)
+# pa = pa + 8
+	.loc 1 198
+	addi %r7, %r7, 8
+# pb = pb + 8
+	.loc 1 199
+	addi %r9, %r9, 8
+# i1 = i1 - 1
+	.loc 1 200
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 190
+	.loc 1 201
+	cmplwi %cr0, %r6, 0
+# goto loop2 if !=
+	.loc 1 202
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop2
+# t0 = mem8[pb]
+	.loc 1 203
+	mr %r4, %r9
+	lbz %r3, 0(%r4)
+# t1 = mem8[pb + 1]
+	.loc 1 204
+	lbz %r4, 1(%r4)
+# t1 = t1 << 8
+	.loc 1 205
+	slwi %r4, %r4, 8
+# t0 = t0 | t1
+	.loc 1 206
+	or %r3, %r3, %r4
+# mem16[pa] = t0
+	.loc 1 207
+	sth %r3, 0(%r7)
+# pa = 119872
+	.loc 1 208
+	lis %r3, 1
+	ori %r3, %r3, 54336
+# pa = w + pa
+	.loc 1 209
+	mr %r6, %r10
+	add %r4, %r6, %r3
+# z0 = 0
+	.loc 1 210
+	mr %r7, %r6
+	vxor %v0, %v0, %v0
+# i1 = 2
+	.loc 1 211
+	li %r6, 2
+	mr %r3, %r8
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop3:
+# mem128[pa] = z0
+	.loc 1 213
+	stvx %v0, 0, %r4
+# mem128[pa + 16] = z0
+	.loc 1 214
+	li %r0, 16
+	stvx %v0, %r4, %r0
+# mem128[pa + 32] = z0
+	.loc 1 215
+	li %r0, 32
+	stvx %v0, %r4, %r0
+# mem128[pa + 48] = z0
+	.loc 1 216
+	li %r0, 48
+	stvx %v0, %r4, %r0
+# pa = pa + 64
+	.loc 1 217
+	addi %r4, %r4, 64
+# i1 = i1 - 1
+	.loc 1 218
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 219
 	cmplwi %cr0, %r6, 0
 # goto loop3 if !=
-	.loc 1 191
+	.loc 1 220
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop3
-# pa = 134736
-	.loc 1 192
-	lis %r4, 2
-	ori %r4, %r4, 3664
+# pa = 119232
+	.loc 1 221
+	lis %r4, 1
+	ori %r4, %r4, 53696
 # pa = w + pa
-	.loc 1 193
-	add %r4, %r8, %r4
+	.loc 1 222
+	mr %r6, %r7
+	add %r4, %r6, %r4
+# qa = k
+	.loc 1 223
+	mr %r8, %r6
 # i1 = 163
-	.loc 1 196
+	.loc 1 225
 	li %r6, 163
+	mr %r7, %r3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop4:
 # t0 = mem8[qa]
-	.loc 1 198
-	lbz %r7, 0(%r5)
+	.loc 1 227
+	lbz %r3, 0(%r5)
 # mem8[qb] = t0
-	.loc 1 199
-	stb %r7, 0(%r4)
+	.loc 1 228
+	stb %r3, 0(%r4)
 # t0 = mem8[qa + 1]
-	.loc 1 200
-	lbz %r7, 1(%r5)
+	.loc 1 229
+	lbz %r3, 1(%r5)
 # mem8[qb + 1] = t0
-	.loc 1 201
-	stb %r7, 1(%r4)
+	.loc 1 230
+	stb %r3, 1(%r4)
 # t0 = mem8[qa + 2]
-	.loc 1 202
-	lbz %r7, 2(%r5)
+	.loc 1 231
+	lbz %r3, 2(%r5)
 # mem8[qb + 2] = t0
-	.loc 1 203
-	stb %r7, 2(%r4)
+	.loc 1 232
+	stb %r3, 2(%r4)
 # t0 = mem8[qa + 3]
-	.loc 1 204
-	lbz %r7, 3(%r5)
+	.loc 1 233
+	lbz %r3, 3(%r5)
 # mem8[qb + 3] = t0
-	.loc 1 205
-	stb %r7, 3(%r4)
+	.loc 1 234
+	stb %r3, 3(%r4)
 # qa = qa + 4
-	.loc 1 206
+	.loc 1 235
 	addi %r5, %r5, 4
 # qb = qb + 4
-	.loc 1 207
+	.loc 1 236
 	addi %r4, %r4, 4
 # i1 = i1 - 1
-	.loc 1 208
+	.loc 1 237
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 209
+	.loc 1 238
 	cmplwi %cr0, %r6, 0
 # goto loop4 if !=
-	.loc 1 210
+	.loc 1 239
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop4
 # t0 = mem8[qa]
-	.loc 1 211
-	lbz %r5, 0(%r5)
+	.loc 1 240
+	lbz %r3, 0(%r5)
 # mem8[qb] = t0
-	.loc 1 212
-	stb %r5, 0(%r4)
+	.loc 1 241
+	stb %r3, 0(%r4)
 # x7 = mem128[w + 0]
-	.loc 1 213
-	lvx %v4, 0, %r8
-# pa = 134736
-	.loc 1 214
-	lis %r4, 2
-	ori %r4, %r4, 3664
+	.loc 1 242
+	mr %r6, %r8
+	lvx %v0, 0, %r6
+# pa = 119232
+	.loc 1 243
+	lis %r3, 1
+	ori %r3, %r3, 53696
 # pa = w + pa
-	.loc 1 215
-	add %r4, %r8, %r4
-# pb = w + 3264
-	.loc 1 216
-	addi %r5, %r8, 3264
+	.loc 1 244
+	add %r4, %r6, %r3
+# pb = w + 3312
+	.loc 1 245
+	addi %r5, %r6, 3312
 # z0 = 0
-	.loc 1 217
-	vxor %v5, %v5, %v5
+	.loc 1 246
+	mr %r9, %r6
+	vxor %v1, %v1, %v1
 # i1 = 12
-	.loc 1 218
+	.loc 1 247
 	li %r6, 12
+	mr %r3, %r7
+	mr %r8, %r3
+	vor %v4, %v0, %v0
+	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop5:
 # x2 = mem128[pa]
-	.loc 1 220
+	.loc 1 249
 	lvx %v0, 0, %r4
 # x0 = unpacklo8(z0, x2)
-	.loc 1 221
+	.loc 1 250
 	vmrghb %v1, %v5, %v0
 # x3 = unpackhi8(z0, x2)
-	.loc 1 222
+	.loc 1 251
 	vmrglb %v0, %v5, %v0
 # x1 = x0 & x7
-	.loc 1 223
+	.loc 1 252
 	vand %v2, %v1, %v4
 # 8x x0 >>= 1
-	.loc 1 224
+	.loc 1 253
 	vspltish %v3, 1
 	vsrh %v1, %v1, %v3
 # x0 = x0 & x1
-	.loc 1 225
+	.loc 1 254
 	vand %v1, %v1, %v2
 # 8x x1 = x1 - x0
-	.loc 1 226
+	.loc 1 255
 	vsubuhm %v2, %v2, %v1
 # 8x x1 = x1 - x0
-	.loc 1 227
+	.loc 1 256
 	vsubuhm %v2, %v2, %v1
 # mem128[pb] = x1
-	.loc 1 228
+	.loc 1 257
 	stvx %v2, 0, %r5
 # x1 = x3 & x7
-	.loc 1 229
+	.loc 1 258
 	vand %v2, %v0, %v4
 # 8x x3 >>= 1
-	.loc 1 230
+	.loc 1 259
 	vspltish %v1, 1
 	vsrh %v0, %v0, %v1
 # x3 = x3 & x1
-	.loc 1 231
+	.loc 1 260
 	vand %v0, %v0, %v2
 # 8x x1 = x1 - x3
-	.loc 1 232
+	.loc 1 261
 	vsubuhm %v2, %v2, %v0
 # 8x x1 = x1 - x3
-	.loc 1 233
+	.loc 1 262
 	vsubuhm %v2, %v2, %v0
 # mem128[pb + 16] = x1
-	.loc 1 234
+	.loc 1 263
 	li %r0, 16
 	stvx %v2, %r5, %r0
 # x2 = mem128[pa + 16]
-	.loc 1 235
+	.loc 1 264
 	li %r0, 16
 	lvx %v0, %r4, %r0
 # x0 = unpacklo8(z0, x2)
-	.loc 1 236
-	vmrghb %v1, %v5, %v0
-# x3 = unpackhi8(z0, x2)
-	.loc 1 237
-	vmrglb %v2, %v5, %v0
-# x1 = x0 & x7
-	.loc 1 238
-	vand %v3, %v1, %v4
-# 8x x0 >>= 1
-	.loc 1 239
-	vspltish %v0, 1
-	vsrh %v1, %v1, %v0
-# x0 = x0 & x1
-	.loc 1 240
-	vand %v1, %v1, %v3
-# 8x x1 = x1 - x0
-	.loc 1 241
-	vsubuhm %v3, %v3, %v1
-# 8x x1 = x1 - x0
-	.loc 1 242
-	vsubuhm %v3, %v3, %v1
-# mem128[pb + 32] = x1
-	.loc 1 243
-	li %r0, 32
-	stvx %v3, %r5, %r0
-# x1 = x3 & x7
-	.loc 1 244
-	vand %v1, %v2, %v4
-# 8x x3 >>= 1
-	.loc 1 245
-	vspltish %v0, 1
-	vsrh %v2, %v2, %v0
-# x3 = x3 & x1
-	.loc 1 246
-	vand %v2, %v2, %v1
-# 8x x1 = x1 - x3
-	.loc 1 247
-	vsubuhm %v1, %v1, %v2
-# 8x x1 = x1 - x3
-	.loc 1 248
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 48] = x1
-	.loc 1 249
-	li %r0, 48
-	stvx %v1, %r5, %r0
-# x2 = mem128[pa + 32]
-	.loc 1 250
-	li %r0, 32
-	lvx %v0, %r4, %r0
-# x0 = unpacklo8(z0, x2)
-	.loc 1 251
-	vmrghb %v1, %v5, %v0
-# x3 = unpackhi8(z0, x2)
-	.loc 1 252
-	vmrglb %v2, %v5, %v0
-# x1 = x0 & x7
-	.loc 1 253
-	vand %v3, %v1, %v4
-# 8x x0 >>= 1
-	.loc 1 254
-	vspltish %v0, 1
-	vsrh %v1, %v1, %v0
-# x0 = x0 & x1
-	.loc 1 255
-	vand %v1, %v1, %v3
-# 8x x1 = x1 - x0
-	.loc 1 256
-	vsubuhm %v3, %v3, %v1
-# 8x x1 = x1 - x0
-	.loc 1 257
-	vsubuhm %v3, %v3, %v1
-# mem128[pb + 64] = x1
-	.loc 1 258
-	li %r0, 64
-	stvx %v3, %r5, %r0
-# x1 = x3 & x7
-	.loc 1 259
-	vand %v1, %v2, %v4
-# 8x x3 >>= 1
-	.loc 1 260
-	vspltish %v0, 1
-	vsrh %v2, %v2, %v0
-# x3 = x3 & x1
-	.loc 1 261
-	vand %v2, %v2, %v1
-# 8x x1 = x1 - x3
-	.loc 1 262
-	vsubuhm %v1, %v1, %v2
-# 8x x1 = x1 - x3
-	.loc 1 263
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 80] = x1
-	.loc 1 264
-	li %r0, 80
-	stvx %v1, %r5, %r0
-# x2 = mem128[pa + 48]
 	.loc 1 265
-	li %r0, 48
-	lvx %v0, %r4, %r0
-# x0 = unpacklo8(z0, x2)
-	.loc 1 266
 	vmrghb %v1, %v5, %v0
 # x3 = unpackhi8(z0, x2)
-	.loc 1 267
+	.loc 1 266
 	vmrglb %v2, %v5, %v0
 # x1 = x0 & x7
-	.loc 1 268
+	.loc 1 267
 	vand %v3, %v1, %v4
 # 8x x0 >>= 1
-	.loc 1 269
+	.loc 1 268
 	vspltish %v0, 1
 	vsrh %v1, %v1, %v0
 # x0 = x0 & x1
-	.loc 1 270
+	.loc 1 269
 	vand %v1, %v1, %v3
+# 8x x1 = x1 - x0
+	.loc 1 270
+	vsubuhm %v3, %v3, %v1
 # 8x x1 = x1 - x0
 	.loc 1 271
 	vsubuhm %v3, %v3, %v1
-# 8x x1 = x1 - x0
+# mem128[pb + 32] = x1
 	.loc 1 272
-	vsubuhm %v3, %v3, %v1
-# mem128[pb + 96] = x1
-	.loc 1 273
-	li %r0, 96
+	li %r0, 32
 	stvx %v3, %r5, %r0
 # x1 = x3 & x7
-	.loc 1 274
+	.loc 1 273
 	vand %v1, %v2, %v4
 # 8x x3 >>= 1
-	.loc 1 275
+	.loc 1 274
 	vspltish %v0, 1
 	vsrh %v2, %v2, %v0
 # x3 = x3 & x1
-	.loc 1 276
+	.loc 1 275
 	vand %v2, %v2, %v1
+# 8x x1 = x1 - x3
+	.loc 1 276
+	vsubuhm %v1, %v1, %v2
 # 8x x1 = x1 - x3
 	.loc 1 277
 	vsubuhm %v1, %v1, %v2
-# 8x x1 = x1 - x3
+# mem128[pb + 48] = x1
 	.loc 1 278
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 112] = x1
-	.loc 1 279
-	li %r0, 112
+	li %r0, 48
 	stvx %v1, %r5, %r0
-# pa = pa + 64
+# x2 = mem128[pa + 32]
+	.loc 1 279
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x0 = unpacklo8(z0, x2)
 	.loc 1 280
-	addi %r4, %r4, 64
-# pb = pb + 128
+	vmrghb %v1, %v5, %v0
+# x3 = unpackhi8(z0, x2)
 	.loc 1 281
-	addi %r5, %r5, 128
-# i1 = i1 - 1
+	vmrglb %v2, %v5, %v0
+# x1 = x0 & x7
 	.loc 1 282
-	addi %r6, %r6, -1
-# =? i1 - 0
+	vand %v3, %v1, %v4
+# 8x x0 >>= 1
 	.loc 1 283
-	cmplwi %cr0, %r6, 0
-# goto loop5 if !=
+	vspltish %v0, 1
+	vsrh %v1, %v1, %v0
+# x0 = x0 & x1
 	.loc 1 284
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop5
-# x4 = mem128[w + 128]
+	vand %v1, %v1, %v3
+# 8x x1 = x1 - x0
 	.loc 1 285
-	li %r0, 128
-	lvx %v4, %r8, %r0
-# x5 = mem128[w + 112]
+	vsubuhm %v3, %v3, %v1
+# 8x x1 = x1 - x0
 	.loc 1 286
-	li %r0, 112
-	lvx %v5, %r8, %r0
-# x6 = mem128[w + 64]
+	vsubuhm %v3, %v3, %v1
+# mem128[pb + 64] = x1
 	.loc 1 287
 	li %r0, 64
-	lvx %v6, %r8, %r0
-# x7 = mem128[w + 80]
+	stvx %v3, %r5, %r0
+# x1 = x3 & x7
 	.loc 1 288
-	li %r0, 80
-	lvx %v7, %r8, %r0
-# x3 = mem128[w + 144]
+	vand %v1, %v2, %v4
+# 8x x3 >>= 1
 	.loc 1 289
-	li %r0, 144
-	lvx %v8, %r8, %r0
-# pa = 133200
+	vspltish %v0, 1
+	vsrh %v2, %v2, %v0
+# x3 = x3 & x1
 	.loc 1 290
-	lis %r4, 2
-	ori %r4, %r4, 2128
-# pa = w + pa
+	vand %v2, %v2, %v1
+# 8x x1 = x1 - x3
 	.loc 1 291
-	add %r5, %r8, %r4
-# pb = w + 192
+	vsubuhm %v1, %v1, %v2
+# 8x x1 = x1 - x3
 	.loc 1 292
-	addi %r6, %r8, 192
-# pc = w + 1728
+	vsubuhm %v1, %v1, %v2
+# mem128[pb + 80] = x1
 	.loc 1 293
-	addi %r4, %r8, 1728
-# i1 = 24
+	li %r0, 80
+	stvx %v1, %r5, %r0
+# x2 = mem128[pa + 48]
 	.loc 1 294
-	li %r7, 24
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop6:
-# x0 = mem128[pa]
+	li %r0, 48
+	lvx %v0, %r4, %r0
+# x0 = unpacklo8(z0, x2)
+	.loc 1 295
+	vmrghb %v1, %v5, %v0
+# x3 = unpackhi8(z0, x2)
 	.loc 1 296
-	lvx %v1, 0, %r5
-# 8x x1 = mulhis15(x0, x6)
+	vmrglb %v2, %v5, %v0
+# x1 = x0 & x7
 	.loc 1 297
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
-# tv = mem128[w + 96]
+	vand %v3, %v1, %v4
+# 8x x0 >>= 1
 	.loc 1 298
-	li %r0, 96
-	lvx %v0, %r8, %r0
-# 8x x1 = x1 + tv
+	vspltish %v0, 1
+	vsrh %v1, %v1, %v0
+# x0 = x0 & x1
 	.loc 1 299
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
+	vand %v1, %v1, %v3
+# 8x x1 = x1 - x0
 	.loc 1 300
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
+	vsubuhm %v3, %v3, %v1
+# 8x x1 = x1 - x0
 	.loc 1 301
-	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
-# 8x x0 = x0 - x1
+	vsubuhm %v3, %v3, %v1
+# mem128[pb + 96] = x1
 	.loc 1 302
-	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
+	li %r0, 96
+	stvx %v3, %r5, %r0
+# x1 = x3 & x7
 	.loc 1 303
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
+	vand %v1, %v2, %v4
+# 8x x3 >>= 1
 	.loc 1 304
-	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc] = x1
+	vspltish %v0, 1
+	vsrh %v2, %v2, %v0
+# x3 = x3 & x1
 	.loc 1 305
-	stvx %v3, 0, %r4
-# 8x x1 = x1 * x4
+	vand %v2, %v2, %v1
+# 8x x1 = x1 - x3
 	.loc 1 306
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
-# 8x x0 = x0 - x1
+	vsubuhm %v1, %v1, %v2
+# 8x x1 = x1 - x3
 	.loc 1 307
 	vsubuhm %v1, %v1, %v2
-# mem128[pb] = x0
+# mem128[pb + 112] = x1
 	.loc 1 308
-	stvx %v1, 0, %r6
-# x0 = mem128[pa + 16]
+	li %r0, 112
+	stvx %v1, %r5, %r0
+# pa = pa + 64
 	.loc 1 309
-	li %r0, 16
-	lvx %v1, %r5, %r0
-# 8x x1 = mulhis15(x0, x6)
+	addi %r4, %r4, 64
+# pb = pb + 128
 	.loc 1 310
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
-# tv = mem128[w + 96]
+	addi %r5, %r5, 128
+# i1 = i1 - 1
 	.loc 1 311
-	li %r0, 96
-	lvx %v0, %r8, %r0
-# 8x x1 = x1 + tv
+	addi %r6, %r6, -1
+# =? i1 - 0
 	.loc 1 312
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
+	cmplwi %cr0, %r6, 0
+# goto loop5 if !=
 	.loc 1 313
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop5
+# x6 = mem128[w + 64]
 	.loc 1 314
-	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
-# 8x x0 = x0 - x1
+	mr %r6, %r9
+	li %r0, 64
+	lvx %v0, %r6, %r0
+# x7 = mem128[w + 80]
 	.loc 1 315
-	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
+	li %r0, 80
+	lvx %v1, %r6, %r0
+# pa = 117696
 	.loc 1 316
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
+	lis %r3, 1
+	ori %r3, %r3, 52160
+# pa = w + pa
 	.loc 1 317
-	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc + 16] = x1
+	add %r4, %r6, %r3
+# pb = w + 240
 	.loc 1 318
-	li %r0, 16
-	stvx %v3, %r4, %r0
-# 8x x1 = x1 * x4
+	addi %r5, %r6, 240
+# i1 = 24
 	.loc 1 319
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 320
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 16] = x0
+	li %r7, 24
+	mr %r3, %r8
+	vor %v4, %v0, %v0
+	vor %v5, %v1, %v1
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop6:
+# x0 = mem128[pa]
 	.loc 1 321
-	li %r0, 16
-	stvx %v1, %r6, %r0
-# x0 = mem128[pa + 32]
-	.loc 1 322
-	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, 0, %r4
 # 8x x1 = mulhis15(x0, x6)
-	.loc 1 323
+	.loc 1 322
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
+	vmhaddshs %v2, %v1, %v4, %v0
 # tv = mem128[w + 96]
-	.loc 1 324
+	.loc 1 323
 	li %r0, 96
-	lvx %v0, %r8, %r0
+	lvx %v0, %r6, %r0
 # 8x x1 = x1 + tv
-	.loc 1 325
+	.loc 1 324
 	vadduhm %v2, %v2, %v0
 # (int16) 8x x1 >>= 10
-	.loc 1 326
+	.loc 1 325
 	vspltish %v0, 10
 	vsrah %v2, %v2, %v0
 # 8x x1 = x1 * x7
-	.loc 1 327
+	.loc 1 326
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
-	.loc 1 328
+	.loc 1 327
 	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
+# mem128[pb] = x0
+	.loc 1 328
+	stvx %v1, 0, %r5
+# x0 = mem128[pa + 16]
 	.loc 1 329
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
+	li %r0, 16
+	lvx %v1, %r4, %r0
+# 8x x1 = mulhis15(x0, x6)
 	.loc 1 330
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc + 32] = x1
-	.loc 1 331
-	li %r0, 32
-	stvx %v3, %r4, %r0
-# 8x x1 = x1 * x4
-	.loc 1 332
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 333
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 32] = x0
-	.loc 1 334
-	li %r0, 32
-	stvx %v1, %r6, %r0
-# x0 = mem128[pa + 48]
-	.loc 1 335
-	li %r0, 48
-	lvx %v1, %r5, %r0
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 336
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
+	vmhaddshs %v2, %v1, %v4, %v0
 # tv = mem128[w + 96]
-	.loc 1 337
+	.loc 1 331
 	li %r0, 96
-	lvx %v0, %r8, %r0
+	lvx %v0, %r6, %r0
 # 8x x1 = x1 + tv
-	.loc 1 338
+	.loc 1 332
 	vadduhm %v2, %v2, %v0
 # (int16) 8x x1 >>= 10
-	.loc 1 339
+	.loc 1 333
 	vspltish %v0, 10
 	vsrah %v2, %v2, %v0
 # 8x x1 = x1 * x7
-	.loc 1 340
+	.loc 1 334
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
-	.loc 1 341
+	.loc 1 335
 	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
+# mem128[pb + 16] = x0
+	.loc 1 336
+	li %r0, 16
+	stvx %v1, %r5, %r0
+# x0 = mem128[pa + 32]
+	.loc 1 337
+	li %r0, 32
+	lvx %v1, %r4, %r0
+# 8x x1 = mulhis15(x0, x6)
+	.loc 1 338
+	vspltish %v0, 0
+	vmhaddshs %v2, %v1, %v4, %v0
+# tv = mem128[w + 96]
+	.loc 1 339
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x1 = x1 + tv
+	.loc 1 340
+	vadduhm %v2, %v2, %v0
+# (int16) 8x x1 >>= 10
+	.loc 1 341
+	vspltish %v0, 10
+	vsrah %v2, %v2, %v0
+# 8x x1 = x1 * x7
 	.loc 1 342
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
-	.loc 1 343
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc + 48] = x1
-	.loc 1 344
-	li %r0, 48
-	stvx %v3, %r4, %r0
-# 8x x1 = x1 * x4
-	.loc 1 345
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
-	.loc 1 346
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 48] = x0
-	.loc 1 347
+	.loc 1 343
+	vsubuhm %v1, %v1, %v3
+# mem128[pb + 32] = x0
+	.loc 1 344
+	li %r0, 32
+	stvx %v1, %r5, %r0
+# x0 = mem128[pa + 48]
+	.loc 1 345
 	li %r0, 48
-	stvx %v1, %r6, %r0
-# pa = pa + 64
+	lvx %v1, %r4, %r0
+# 8x x1 = mulhis15(x0, x6)
+	.loc 1 346
+	vspltish %v0, 0
+	vmhaddshs %v2, %v1, %v4, %v0
+# tv = mem128[w + 96]
+	.loc 1 347
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x1 = x1 + tv
 	.loc 1 348
-	addi %r5, %r5, 64
-# pb = pb + 64
+	vadduhm %v2, %v2, %v0
+# (int16) 8x x1 >>= 10
 	.loc 1 349
-	addi %r6, %r6, 64
-# pc = pc + 64
+	vspltish %v0, 10
+	vsrah %v2, %v2, %v0
+# 8x x1 = x1 * x7
 	.loc 1 350
-	addi %r4, %r4, 64
-# i1 = i1 - 1
+	vspltish %v0, 0
+	vmladduhm %v3, %v2, %v5, %v0
+# 8x x0 = x0 - x1
 	.loc 1 351
+	vsubuhm %v1, %v1, %v3
+# mem128[pb + 48] = x0
+	.loc 1 352
+	li %r0, 48
+	stvx %v1, %r5, %r0
+# pa = pa + 64
+	.loc 1 353
+	addi %r4, %r4, 64
+# pb = pb + 64
+	.loc 1 354
+	addi %r5, %r5, 64
+# i1 = i1 - 1
+	.loc 1 355
 	addi %r7, %r7, -1
 # =? i1 - 0
-	.loc 1 352
+	.loc 1 356
 	cmplwi %cr0, %r7, 0
 # goto loop6 if !=
-	.loc 1 353
+	.loc 1 357
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop6
-# pa = w + 192
-	.loc 1 354
-	addi %r6, %r8, 192
-# pb = w + 20352
-	.loc 1 355
-	addi %r7, %r8, 20352
-# i0 = 2
-	.loc 1 356
-	li %r4, 2
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop7:
-# qa = pa
+# pa = w + 240
 	.loc 1 358
+	addi %r5, %r6, 240
+# pb = w + 20400
+	.loc 1 359
+	addi %r4, %r6, 20400
+# qa = pa
+	.loc 1 360
 	mr %r9, %r6
 # qb = pa + 768
-	.loc 1 359
-	addi %r10, %r6, 768
-# qc = pb
-	.loc 1 360
-	mr %r5, %r7
-# i1 = 12
 	.loc 1 361
-	li %r11, 12
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop8:
-# x0 = mem128[qa]
+	addi %r6, %r5, 768
+# i1 = 12
 	.loc 1 363
-	lvx %v0, 0, %r9
-# x1 = mem128[qb]
-	.loc 1 364
-	lvx %v1, 0, %r10
-# mem128[qc] = x0
+	li %r7, 12
+	mr %r8, %r3
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop7:
+# x0 = mem128[qa]
 	.loc 1 365
-	stvx %v0, 0, %r5
-# mem128[qc + 1536] = x1
+	lvx %v0, 0, %r5
+# x1 = mem128[qb]
 	.loc 1 366
-	li %r0, 1536
-	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
+	lvx %v1, 0, %r6
+# mem128[qc] = x0
 	.loc 1 367
+	stvx %v0, 0, %r4
+# mem128[qc + 1536] = x1
+	.loc 1 368
+	li %r0, 1536
+	stvx %v1, %r4, %r0
+# 8x x0 = x0 + x1
+	.loc 1 369
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 768] = x0
-	.loc 1 368
-	li %r0, 768
-	stvx %v0, %r5, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 369
-	li %r0, 16
-	lvx %v0, %r9, %r0
-# x1 = mem128[qb + 16]
 	.loc 1 370
-	li %r0, 16
-	lvx %v1, %r10, %r0
-# mem128[qc + 16] = x0
+	li %r0, 768
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 16]
 	.loc 1 371
 	li %r0, 16
-	stvx %v0, %r5, %r0
-# mem128[qc + 1552] = x1
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 16]
 	.loc 1 372
-	li %r0, 1552
-	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
+	li %r0, 16
+	lvx %v1, %r6, %r0
+# mem128[qc + 16] = x0
 	.loc 1 373
+	li %r0, 16
+	stvx %v0, %r4, %r0
+# mem128[qc + 1552] = x1
+	.loc 1 374
+	li %r0, 1552
+	stvx %v1, %r4, %r0
+# 8x x0 = x0 + x1
+	.loc 1 375
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 784] = x0
-	.loc 1 374
-	li %r0, 784
-	stvx %v0, %r5, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 375
-	li %r0, 32
-	lvx %v0, %r9, %r0
-# x1 = mem128[qb + 32]
 	.loc 1 376
-	li %r0, 32
-	lvx %v1, %r10, %r0
-# mem128[qc + 32] = x0
+	li %r0, 784
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 32]
 	.loc 1 377
 	li %r0, 32
-	stvx %v0, %r5, %r0
-# mem128[qc + 1568] = x1
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 32]
 	.loc 1 378
-	li %r0, 1568
-	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
+	li %r0, 32
+	lvx %v1, %r6, %r0
+# mem128[qc + 32] = x0
 	.loc 1 379
+	li %r0, 32
+	stvx %v0, %r4, %r0
+# mem128[qc + 1568] = x1
+	.loc 1 380
+	li %r0, 1568
+	stvx %v1, %r4, %r0
+# 8x x0 = x0 + x1
+	.loc 1 381
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 800] = x0
-	.loc 1 380
-	li %r0, 800
-	stvx %v0, %r5, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 381
-	li %r0, 48
-	lvx %v0, %r9, %r0
-# x1 = mem128[qb + 48]
 	.loc 1 382
-	li %r0, 48
-	lvx %v1, %r10, %r0
-# mem128[qc + 48] = x0
+	li %r0, 800
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 48]
 	.loc 1 383
 	li %r0, 48
-	stvx %v0, %r5, %r0
-# mem128[qc + 1584] = x1
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 48]
 	.loc 1 384
-	li %r0, 1584
-	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
+	li %r0, 48
+	lvx %v1, %r6, %r0
+# mem128[qc + 48] = x0
 	.loc 1 385
+	li %r0, 48
+	stvx %v0, %r4, %r0
+# mem128[qc + 1584] = x1
+	.loc 1 386
+	li %r0, 1584
+	stvx %v1, %r4, %r0
+# 8x x0 = x0 + x1
+	.loc 1 387
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 816] = x0
-	.loc 1 386
-	li %r0, 816
-	stvx %v0, %r5, %r0
-# qa = qa + 64
-	.loc 1 387
-	addi %r9, %r9, 64
-# qb = qb + 64
 	.loc 1 388
-	addi %r10, %r10, 64
-# qc = qc + 64
+	li %r0, 816
+	stvx %v0, %r4, %r0
+# qa = qa + 64
 	.loc 1 389
 	addi %r5, %r5, 64
-# i1 = i1 - 1
-	.loc 1 390
-	addi %r11, %r11, -1
-# =? i1 - 0
-	.loc 1 391
-	cmplwi %cr0, %r11, 0
-# goto loop8 if !=
-	.loc 1 392
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop8
-# pa = pa + 1536
-	.loc 1 393
-	addi %r6, %r6, 1536
-# pb = pb + 2304
-	.loc 1 394
-	addi %r7, %r7, 2304
-# i0 = i0 - 1
-	.loc 1 395
-	addi %r4, %r4, -1
-# =? i0 - 0
-	.loc 1 396
-	cmplwi %cr0, %r4, 0
-# goto loop7 if !=
-	.loc 1 397
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop7
-# pa = w + 3264
-	.loc 1 398
-	addi %r5, %r8, 3264
-# pb = 74880
-	.loc 1 399
-	lis %r4, 1
-	ori %r4, %r4, 9344
-# pb = w + pb
-	.loc 1 400
-	add %r6, %r8, %r4
-# qb = pa + 768
-	.loc 1 402
-	addi %r4, %r5, 768
-# i1 = 12
-	.loc 1 404
-	li %r7, 12
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop9:
-# x0 = mem128[qa]
-	.loc 1 406
-	lvx %v0, 0, %r5
-# x1 = mem128[qb]
-	.loc 1 407
-	lvx %v1, 0, %r4
-# mem128[qc] = x0
-	.loc 1 408
-	stvx %v0, 0, %r6
-# mem128[qc + 1536] = x1
-	.loc 1 409
-	li %r0, 1536
-	stvx %v1, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 410
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 768] = x0
-	.loc 1 411
-	li %r0, 768
-	stvx %v0, %r6, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 412
-	li %r0, 16
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 413
-	li %r0, 16
-	lvx %v1, %r4, %r0
-# mem128[qc + 16] = x0
-	.loc 1 414
-	li %r0, 16
-	stvx %v0, %r6, %r0
-# mem128[qc + 1552] = x1
-	.loc 1 415
-	li %r0, 1552
-	stvx %v1, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 416
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 784] = x0
-	.loc 1 417
-	li %r0, 784
-	stvx %v0, %r6, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 418
-	li %r0, 32
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 419
-	li %r0, 32
-	lvx %v1, %r4, %r0
-# mem128[qc + 32] = x0
-	.loc 1 420
-	li %r0, 32
-	stvx %v0, %r6, %r0
-# mem128[qc + 1568] = x1
-	.loc 1 421
-	li %r0, 1568
-	stvx %v1, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 422
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 800] = x0
-	.loc 1 423
-	li %r0, 800
-	stvx %v0, %r6, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 424
-	li %r0, 48
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 425
-	li %r0, 48
-	lvx %v1, %r4, %r0
-# mem128[qc + 48] = x0
-	.loc 1 426
-	li %r0, 48
-	stvx %v0, %r6, %r0
-# mem128[qc + 1584] = x1
-	.loc 1 427
-	li %r0, 1584
-	stvx %v1, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 428
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 816] = x0
-	.loc 1 429
-	li %r0, 816
-	stvx %v0, %r6, %r0
-# qa = qa + 64
-	.loc 1 430
-	addi %r5, %r5, 64
 # qb = qb + 64
-	.loc 1 431
-	addi %r4, %r4, 64
-# qc = qc + 64
-	.loc 1 432
+	.loc 1 390
 	addi %r6, %r6, 64
+# qc = qc + 64
+	.loc 1 391
+	addi %r4, %r4, 64
 # i1 = i1 - 1
-	.loc 1 433
+	.loc 1 392
 	addi %r7, %r7, -1
 # =? i1 - 0
-	.loc 1 434
+	.loc 1 393
 	cmplwi %cr0, %r7, 0
-# goto loop9 if !=
-	.loc 1 435
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop9
-# pa = w + 20352
-	.loc 1 436
-	addi %r4, %r8, 20352
-# pb = w + 4800
-	.loc 1 437
-	addi %r5, %r8, 4800
-# i0 = 6
-	.loc 1 438
-	li %r6, 6
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop10:
-# qa = pa
-	.loc 1 440
-	mr %r7, %r4
-# qb = pa + 384
-	.loc 1 441
-	addi %r9, %r4, 384
-# qc = pb
-	.loc 1 442
-	mr %r10, %r5
-# i1 = 6
-	.loc 1 443
-	li %r11, 6
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop11:
-# x0 = mem128[qa]
-	.loc 1 445
-	lvx %v0, 0, %r7
-# x1 = mem128[qb]
-	.loc 1 446
-	lvx %v1, 0, %r9
-# mem128[qc] = x0
-	.loc 1 447
-	stvx %v0, 0, %r10
-# mem128[qc + 768] = x1
-	.loc 1 448
-	li %r0, 768
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 449
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 384] = x0
-	.loc 1 450
-	li %r0, 384
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 451
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 452
-	li %r0, 16
-	lvx %v1, %r9, %r0
-# mem128[qc + 16] = x0
-	.loc 1 453
-	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 784] = x1
-	.loc 1 454
-	li %r0, 784
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 455
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 400] = x0
-	.loc 1 456
-	li %r0, 400
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 457
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 458
-	li %r0, 32
-	lvx %v1, %r9, %r0
-# mem128[qc + 32] = x0
-	.loc 1 459
-	li %r0, 32
-	stvx %v0, %r10, %r0
-# mem128[qc + 800] = x1
-	.loc 1 460
-	li %r0, 800
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 461
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 416] = x0
-	.loc 1 462
-	li %r0, 416
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 463
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 464
-	li %r0, 48
-	lvx %v1, %r9, %r0
-# mem128[qc + 48] = x0
-	.loc 1 465
-	li %r0, 48
-	stvx %v0, %r10, %r0
-# mem128[qc + 816] = x1
-	.loc 1 466
-	li %r0, 816
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 467
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 432] = x0
-	.loc 1 468
-	li %r0, 432
-	stvx %v0, %r10, %r0
-# qa = qa + 64
-	.loc 1 469
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 470
-	addi %r9, %r9, 64
-# qc = qc + 64
-	.loc 1 471
-	addi %r10, %r10, 64
-# i1 = i1 - 1
-	.loc 1 472
-	addi %r11, %r11, -1
-# =? i1 - 0
-	.loc 1 473
-	cmplwi %cr0, %r11, 0
-# goto loop11 if !=
-	.loc 1 474
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop11
-# pa = pa + 768
-	.loc 1 475
-	addi %r4, %r4, 768
-# pb = pb + 1152
-	.loc 1 476
-	addi %r5, %r5, 1152
-# i0 = i0 - 1
-	.loc 1 477
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 478
-	cmplwi %cr0, %r6, 0
-# goto loop10 if !=
-	.loc 1 479
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop10
-# pa = 74880
-	.loc 1 480
-	lis %r4, 1
-	ori %r4, %r4, 9344
-# pa = w + pa
-	.loc 1 481
-	add %r4, %r8, %r4
-# pb = 67104
-	.loc 1 482
-	lis %r5, 1
-	ori %r5, %r5, 1568
+# goto loop7 if !=
+	.loc 1 394
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop7
+# pa = w + 3312
+	.loc 1 395
+	mr %r6, %r9
+	addi %r4, %r6, 3312
+# pb = 74928
+	.loc 1 396
+	lis %r3, 1
+	ori %r3, %r3, 9392
 # pb = w + pb
-	.loc 1 483
-	add %r5, %r8, %r5
+	.loc 1 397
+	add %r7, %r6, %r3
+# qa = pa
+	.loc 1 398
+	mr %r9, %r6
+# qb = pa + 768
+	.loc 1 399
+	addi %r5, %r4, 768
+# i1 = 12
+	.loc 1 401
+	li %r6, 12
+	mr %r3, %r8
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop8:
+# x0 = mem128[qa]
+	.loc 1 403
+	lvx %v0, 0, %r4
+# x1 = mem128[qb]
+	.loc 1 404
+	lvx %v1, 0, %r5
+# mem128[qc] = x0
+	.loc 1 405
+	stvx %v0, 0, %r7
+# mem128[qc + 1536] = x1
+	.loc 1 406
+	li %r0, 1536
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 407
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 768] = x0
+	.loc 1 408
+	li %r0, 768
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 409
+	li %r0, 16
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 410
+	li %r0, 16
+	lvx %v1, %r5, %r0
+# mem128[qc + 16] = x0
+	.loc 1 411
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[qc + 1552] = x1
+	.loc 1 412
+	li %r0, 1552
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 413
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 784] = x0
+	.loc 1 414
+	li %r0, 784
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 415
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 416
+	li %r0, 32
+	lvx %v1, %r5, %r0
+# mem128[qc + 32] = x0
+	.loc 1 417
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[qc + 1568] = x1
+	.loc 1 418
+	li %r0, 1568
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 419
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 800] = x0
+	.loc 1 420
+	li %r0, 800
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 421
+	li %r0, 48
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 422
+	li %r0, 48
+	lvx %v1, %r5, %r0
+# mem128[qc + 48] = x0
+	.loc 1 423
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[qc + 1584] = x1
+	.loc 1 424
+	li %r0, 1584
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 425
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 816] = x0
+	.loc 1 426
+	li %r0, 816
+	stvx %v0, %r7, %r0
+# qa = qa + 64
+	.loc 1 427
+	addi %r4, %r4, 64
+# qb = qb + 64
+	.loc 1 428
+	addi %r5, %r5, 64
+# qc = qc + 64
+	.loc 1 429
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 430
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 431
+	cmplwi %cr0, %r6, 0
+# goto loop8 if !=
+	.loc 1 432
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop8
+# pa = w + 20400
+	.loc 1 433
+	mr %r6, %r9
+	addi %r5, %r6, 20400
+# pb = w + 4848
+	.loc 1 434
+	addi %r7, %r6, 4848
 # i0 = 3
-	.loc 1 484
-	li %r6, 3
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop12:
+	.loc 1 435
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop9:
 # qa = pa
-	.loc 1 486
-	mr %r7, %r4
+	.loc 1 437
+	mr %r9, %r6
+	mr %r8, %r4
+	mr %r6, %r3
 # qb = pa + 384
-	.loc 1 487
-	addi %r9, %r4, 384
+	.loc 1 438
+	addi %r3, %r5, 384
 # qc = pb
-	.loc 1 488
+	.loc 1 439
 	mr %r10, %r5
 # i1 = 6
-	.loc 1 489
-	li %r11, 6
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop13:
+	.loc 1 440
+	mr %r11, %r7
+	li %r4, 6
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop10:
 # x0 = mem128[qa]
-	.loc 1 491
-	lvx %v0, 0, %r7
+	.loc 1 442
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
-	.loc 1 492
-	lvx %v1, 0, %r9
+	.loc 1 443
+	lvx %v1, 0, %r3
 # mem128[qc] = x0
-	.loc 1 493
-	stvx %v0, 0, %r10
+	.loc 1 444
+	stvx %v0, 0, %r7
 # mem128[qc + 768] = x1
-	.loc 1 494
+	.loc 1 445
 	li %r0, 768
-	stvx %v1, %r10, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 495
+	.loc 1 446
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
-	.loc 1 496
+	.loc 1 447
 	li %r0, 384
-	stvx %v0, %r10, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 497
+	.loc 1 448
 	li %r0, 16
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
-	.loc 1 498
+	.loc 1 449
 	li %r0, 16
-	lvx %v1, %r9, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 16] = x0
-	.loc 1 499
+	.loc 1 450
 	li %r0, 16
-	stvx %v0, %r10, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 784] = x1
-	.loc 1 500
+	.loc 1 451
 	li %r0, 784
-	stvx %v1, %r10, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 501
+	.loc 1 452
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
-	.loc 1 502
+	.loc 1 453
 	li %r0, 400
-	stvx %v0, %r10, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 503
+	.loc 1 454
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
-	.loc 1 504
+	.loc 1 455
 	li %r0, 32
-	lvx %v1, %r9, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 32] = x0
-	.loc 1 505
+	.loc 1 456
 	li %r0, 32
-	stvx %v0, %r10, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 800] = x1
-	.loc 1 506
+	.loc 1 457
 	li %r0, 800
-	stvx %v1, %r10, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 507
+	.loc 1 458
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
-	.loc 1 508
+	.loc 1 459
 	li %r0, 416
-	stvx %v0, %r10, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
-	.loc 1 509
+	.loc 1 460
 	li %r0, 48
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
-	.loc 1 510
+	.loc 1 461
 	li %r0, 48
-	lvx %v1, %r9, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 48] = x0
-	.loc 1 511
+	.loc 1 462
 	li %r0, 48
-	stvx %v0, %r10, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 816] = x1
-	.loc 1 512
+	.loc 1 463
 	li %r0, 816
-	stvx %v1, %r10, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 513
+	.loc 1 464
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
-	.loc 1 514
+	.loc 1 465
 	li %r0, 432
-	stvx %v0, %r10, %r0
+	stvx %v0, %r7, %r0
 # qa = qa + 64
-	.loc 1 515
-	addi %r7, %r7, 64
+	.loc 1 466
+	addi %r5, %r5, 64
 # qb = qb + 64
-	.loc 1 516
-	addi %r9, %r9, 64
+	.loc 1 467
+	addi %r3, %r3, 64
 # qc = qc + 64
-	.loc 1 517
-	addi %r10, %r10, 64
+	.loc 1 468
+	addi %r7, %r7, 64
 # i1 = i1 - 1
-	.loc 1 518
-	addi %r11, %r11, -1
+	.loc 1 469
+	addi %r4, %r4, -1
 # =? i1 - 0
-	.loc 1 519
-	cmplwi %cr0, %r11, 0
-# goto loop13 if !=
-	.loc 1 520
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop13
+	.loc 1 470
+	cmplwi %cr0, %r4, 0
+# goto loop10 if !=
+	.loc 1 471
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop10
 # pa = pa + 768
-	.loc 1 521
-	addi %r4, %r4, 768
+	.loc 1 472
+	mr %r5, %r10
+	addi %r5, %r5, 768
 # pb = pb + 1152
-	.loc 1 522
-	addi %r5, %r5, 1152
+	.loc 1 473
+	mr %r7, %r11
+	addi %r7, %r7, 1152
 # i0 = i0 - 1
-	.loc 1 523
-	addi %r6, %r6, -1
+	.loc 1 474
+	mr %r4, %r8
+	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 524
-	cmplwi %cr0, %r6, 0
+	.loc 1 475
+	cmplwi %cr0, %r4, 0
+# goto loop9 if !=
+	.loc 1 476
+	mr %r3, %r6
+	mr %r6, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop9
+# pa = 74928
+	.loc 1 477
+	lis %r4, 1
+	ori %r4, %r4, 9392
+# pa = w + pa
+	.loc 1 478
+	add %r5, %r6, %r4
+# pb = 67152
+	.loc 1 479
+	lis %r4, 1
+	ori %r4, %r4, 1616
+# pb = w + pb
+	.loc 1 480
+	add %r7, %r6, %r4
+# i0 = 3
+	.loc 1 481
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop11:
+# qa = pa
+	.loc 1 483
+	mr %r11, %r4
+	mr %r8, %r6
+	mr %r6, %r3
+# qb = pa + 384
+	.loc 1 484
+	addi %r3, %r5, 384
+# qc = pb
+	.loc 1 485
+	mr %r9, %r5
+# i1 = 6
+	.loc 1 486
+	mr %r10, %r7
+	li %r4, 6
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop12:
+# x0 = mem128[qa]
+	.loc 1 488
+	lvx %v0, 0, %r5
+# x1 = mem128[qb]
+	.loc 1 489
+	lvx %v1, 0, %r3
+# mem128[qc] = x0
+	.loc 1 490
+	stvx %v0, 0, %r7
+# mem128[qc + 768] = x1
+	.loc 1 491
+	li %r0, 768
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 492
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 384] = x0
+	.loc 1 493
+	li %r0, 384
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 494
+	li %r0, 16
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 495
+	li %r0, 16
+	lvx %v1, %r3, %r0
+# mem128[qc + 16] = x0
+	.loc 1 496
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[qc + 784] = x1
+	.loc 1 497
+	li %r0, 784
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 498
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 400] = x0
+	.loc 1 499
+	li %r0, 400
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 500
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 501
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 32] = x0
+	.loc 1 502
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[qc + 800] = x1
+	.loc 1 503
+	li %r0, 800
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 504
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 416] = x0
+	.loc 1 505
+	li %r0, 416
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 506
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 507
+	li %r0, 48
+	lvx %v1, %r3, %r0
+# mem128[qc + 48] = x0
+	.loc 1 508
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[qc + 816] = x1
+	.loc 1 509
+	li %r0, 816
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 510
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 432] = x0
+	.loc 1 511
+	li %r0, 432
+	stvx %v0, %r7, %r0
+# qa = qa + 64
+	.loc 1 512
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 513
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 514
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 515
+	addi %r4, %r4, -1
+# =? i1 - 0
+	.loc 1 516
+	cmplwi %cr0, %r4, 0
 # goto loop12 if !=
-	.loc 1 525
+	.loc 1 517
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop12
-# pa = w + 4800
+# pa = pa + 768
+	.loc 1 518
+	mr %r5, %r9
+	addi %r5, %r5, 768
+# pb = pb + 1152
+	.loc 1 519
+	mr %r7, %r10
+	addi %r7, %r7, 1152
+# i0 = i0 - 1
+	.loc 1 520
+	mr %r4, %r11
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 521
+	cmplwi %cr0, %r4, 0
+# goto loop11 if !=
+	.loc 1 522
+	mr %r3, %r6
+	mr %r6, %r8
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop11
+# x6 = mem128[w + 64]
+	.loc 1 523
+	li %r0, 64
+	lvx %v5, %r6, %r0
+# x7 = mem128[w + 80]
+	.loc 1 524
+	li %r0, 80
+	lvx %v6, %r6, %r0
+# pa = w + 4848
+	.loc 1 525
+	addi %r5, %r6, 4848
+# pb = w + 20400
 	.loc 1 526
-	addi %r4, %r8, 4800
-# pb = w + 20352
-	.loc 1 527
-	addi %r5, %r8, 20352
-# i0 = 18
-	.loc 1 528
-	li %r6, 18
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop14:
-# qa = pa
-	.loc 1 530
-	mr %r7, %r4
-# qb = pa + 192
-	.loc 1 531
-	addi %r9, %r4, 192
-# qc = pb
-	.loc 1 532
-	mr %r10, %r5
-# i1 = 3
-	.loc 1 533
-	li %r11, 3
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop15:
-# x0 = mem128[qa]
-	.loc 1 535
-	lvx %v0, 0, %r7
-# x1 = mem128[qb]
-	.loc 1 536
-	lvx %v1, 0, %r9
-# mem128[qc] = x0
-	.loc 1 537
-	stvx %v0, 0, %r10
-# mem128[qc + 384] = x1
-	.loc 1 538
-	li %r0, 384
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 539
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 192] = x0
-	.loc 1 540
-	li %r0, 192
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 541
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 542
-	li %r0, 16
-	lvx %v1, %r9, %r0
-# mem128[qc + 16] = x0
-	.loc 1 543
-	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 400] = x1
-	.loc 1 544
-	li %r0, 400
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 545
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 208] = x0
-	.loc 1 546
-	li %r0, 208
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 547
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 548
-	li %r0, 32
-	lvx %v1, %r9, %r0
-# mem128[qc + 32] = x0
-	.loc 1 549
-	li %r0, 32
-	stvx %v0, %r10, %r0
-# mem128[qc + 416] = x1
-	.loc 1 550
-	li %r0, 416
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 551
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 224] = x0
-	.loc 1 552
-	li %r0, 224
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 553
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 554
-	li %r0, 48
-	lvx %v1, %r9, %r0
-# mem128[qc + 48] = x0
-	.loc 1 555
-	li %r0, 48
-	stvx %v0, %r10, %r0
-# mem128[qc + 432] = x1
-	.loc 1 556
-	li %r0, 432
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 557
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 240] = x0
-	.loc 1 558
-	li %r0, 240
-	stvx %v0, %r10, %r0
-# qa = qa + 64
-	.loc 1 559
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 560
-	addi %r9, %r9, 64
-# qc = qc + 64
-	.loc 1 561
-	addi %r10, %r10, 64
-# i1 = i1 - 1
-	.loc 1 562
-	addi %r11, %r11, -1
-# =? i1 - 0
-	.loc 1 563
-	cmplwi %cr0, %r11, 0
-# goto loop15 if !=
-	.loc 1 564
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop15
-# pa = pa + 384
-	.loc 1 565
-	addi %r4, %r4, 384
-# pb = pb + 576
-	.loc 1 566
-	addi %r5, %r5, 576
-# i0 = i0 - 1
-	.loc 1 567
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 568
-	cmplwi %cr0, %r6, 0
-# goto loop14 if !=
-	.loc 1 569
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop14
-# pa = 67104
-	.loc 1 570
-	lis %r4, 1
-	ori %r4, %r4, 1568
-# pa = w + pa
-	.loc 1 571
-	add %r4, %r8, %r4
-# pb = 74880
-	.loc 1 572
-	lis %r5, 1
-	ori %r5, %r5, 9344
-# pb = w + pb
-	.loc 1 573
-	add %r5, %r8, %r5
+	addi %r7, %r6, 20400
 # i0 = 9
-	.loc 1 574
-	li %r6, 9
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop16:
+	.loc 1 527
+	li %r4, 9
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop13:
 # qa = pa
-	.loc 1 576
-	mr %r7, %r4
+	.loc 1 529
+	mr %r11, %r4
+	mr %r8, %r3
 # qb = pa + 192
-	.loc 1 577
-	addi %r9, %r4, 192
+	.loc 1 530
+	addi %r3, %r5, 192
 # qc = pb
-	.loc 1 578
-	mr %r10, %r5
+	.loc 1 531
+	mr %r9, %r5
 # i1 = 3
-	.loc 1 579
-	li %r11, 3
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop17:
+	.loc 1 532
+	mr %r10, %r7
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop14:
 # x0 = mem128[qa]
-	.loc 1 581
-	lvx %v0, 0, %r7
-# x1 = mem128[qb]
-	.loc 1 582
-	lvx %v1, 0, %r9
-# mem128[qc] = x0
-	.loc 1 583
-	stvx %v0, 0, %r10
-# mem128[qc + 384] = x1
-	.loc 1 584
-	li %r0, 384
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 585
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 192] = x0
-	.loc 1 586
-	li %r0, 192
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 587
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 588
-	li %r0, 16
-	lvx %v1, %r9, %r0
-# mem128[qc + 16] = x0
-	.loc 1 589
-	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 400] = x1
-	.loc 1 590
-	li %r0, 400
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 591
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 208] = x0
-	.loc 1 592
-	li %r0, 208
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 593
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 594
-	li %r0, 32
-	lvx %v1, %r9, %r0
-# mem128[qc + 32] = x0
-	.loc 1 595
-	li %r0, 32
-	stvx %v0, %r10, %r0
-# mem128[qc + 416] = x1
-	.loc 1 596
-	li %r0, 416
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 597
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 224] = x0
-	.loc 1 598
-	li %r0, 224
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 599
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 600
-	li %r0, 48
-	lvx %v1, %r9, %r0
-# mem128[qc + 48] = x0
-	.loc 1 601
-	li %r0, 48
-	stvx %v0, %r10, %r0
-# mem128[qc + 432] = x1
-	.loc 1 602
-	li %r0, 432
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 603
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 240] = x0
-	.loc 1 604
-	li %r0, 240
-	stvx %v0, %r10, %r0
-# qa = qa + 64
-	.loc 1 605
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 606
-	addi %r9, %r9, 64
-# qc = qc + 64
-	.loc 1 607
-	addi %r10, %r10, 64
-# i1 = i1 - 1
-	.loc 1 608
-	addi %r11, %r11, -1
-# =? i1 - 0
-	.loc 1 609
-	cmplwi %cr0, %r11, 0
-# goto loop17 if !=
-	.loc 1 610
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop17
-# pa = pa + 384
-	.loc 1 611
-	addi %r4, %r4, 384
-# pb = pb + 576
-	.loc 1 612
-	addi %r5, %r5, 576
-# i0 = i0 - 1
-	.loc 1 613
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 614
-	cmplwi %cr0, %r6, 0
-# goto loop16 if !=
-	.loc 1 615
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop16
-# pa = w + 20352
-	.loc 1 616
-	addi %r5, %r8, 20352
-# pb = w + 4800
-	.loc 1 617
-	addi %r7, %r8, 4800
-# i0 = 54
-	.loc 1 618
-	li %r4, 54
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop18:
-# qb = pa + 96
-	.loc 1 621
-	addi %r6, %r5, 96
-# x0 = mem128[qa]
-	.loc 1 623
-	lvx %v0, 0, %r5
-# x1 = mem128[qb]
-	.loc 1 624
-	lvx %v1, 0, %r6
-# mem128[qc] = x0
-	.loc 1 625
-	stvx %v0, 0, %r7
-# mem128[qc + 192] = x1
-	.loc 1 626
-	li %r0, 192
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 627
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 96] = x0
-	.loc 1 628
-	li %r0, 96
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 629
-	li %r0, 16
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 630
-	li %r0, 16
-	lvx %v1, %r6, %r0
-# mem128[qc + 16] = x0
-	.loc 1 631
-	li %r0, 16
-	stvx %v0, %r7, %r0
-# mem128[qc + 208] = x1
-	.loc 1 632
-	li %r0, 208
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 633
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 112] = x0
-	.loc 1 634
-	li %r0, 112
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 635
-	li %r0, 32
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 636
-	li %r0, 32
-	lvx %v1, %r6, %r0
-# mem128[qc + 32] = x0
-	.loc 1 637
-	li %r0, 32
-	stvx %v0, %r7, %r0
-# mem128[qc + 224] = x1
-	.loc 1 638
-	li %r0, 224
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 639
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 128] = x0
-	.loc 1 640
-	li %r0, 128
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 641
-	li %r0, 48
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 642
-	li %r0, 48
-	lvx %v1, %r6, %r0
-# mem128[qc + 48] = x0
-	.loc 1 643
-	li %r0, 48
-	stvx %v0, %r7, %r0
-# mem128[qc + 240] = x1
-	.loc 1 644
-	li %r0, 240
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 645
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 144] = x0
-	.loc 1 646
-	li %r0, 144
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 64]
-	.loc 1 647
-	li %r0, 64
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 64]
-	.loc 1 648
-	li %r0, 64
-	lvx %v1, %r6, %r0
-# mem128[qc + 64] = x0
-	.loc 1 649
-	li %r0, 64
-	stvx %v0, %r7, %r0
-# mem128[qc + 256] = x1
-	.loc 1 650
-	li %r0, 256
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 651
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 160] = x0
-	.loc 1 652
-	li %r0, 160
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 80]
-	.loc 1 653
-	li %r0, 80
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 80]
-	.loc 1 654
-	li %r0, 80
-	lvx %v1, %r6, %r0
-# mem128[qc + 80] = x0
-	.loc 1 655
-	li %r0, 80
-	stvx %v0, %r7, %r0
-# mem128[qc + 272] = x1
-	.loc 1 656
-	li %r0, 272
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 657
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 176] = x0
-	.loc 1 658
-	li %r0, 176
-	stvx %v0, %r7, %r0
-# pa = pa + 192
-	.loc 1 659
-	addi %r5, %r5, 192
-# pb = pb + 288
-	.loc 1 660
-	addi %r7, %r7, 288
-# i0 = i0 - 1
-	.loc 1 661
-	addi %r4, %r4, -1
-# =? i0 - 0
-	.loc 1 662
-	cmplwi %cr0, %r4, 0
-# goto loop18 if !=
-	.loc 1 663
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop18
-# pa = 74880
-	.loc 1 664
-	lis %r4, 1
-	ori %r4, %r4, 9344
-# pa = w + pa
-	.loc 1 665
-	add %r5, %r8, %r4
-# pb = 67104
-	.loc 1 666
-	lis %r4, 1
-	ori %r4, %r4, 1568
-# pb = w + pb
-	.loc 1 667
-	add %r7, %r8, %r4
-# i0 = 27
-	.loc 1 668
-	li %r4, 27
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop19:
-# qb = pa + 96
-	.loc 1 671
-	addi %r6, %r5, 96
-# x0 = mem128[qa]
-	.loc 1 673
-	lvx %v0, 0, %r5
-# x1 = mem128[qb]
-	.loc 1 674
-	lvx %v1, 0, %r6
-# mem128[qc] = x0
-	.loc 1 675
-	stvx %v0, 0, %r7
-# mem128[qc + 192] = x1
-	.loc 1 676
-	li %r0, 192
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 677
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 96] = x0
-	.loc 1 678
-	li %r0, 96
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 679
-	li %r0, 16
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 680
-	li %r0, 16
-	lvx %v1, %r6, %r0
-# mem128[qc + 16] = x0
-	.loc 1 681
-	li %r0, 16
-	stvx %v0, %r7, %r0
-# mem128[qc + 208] = x1
-	.loc 1 682
-	li %r0, 208
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 683
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 112] = x0
-	.loc 1 684
-	li %r0, 112
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 685
-	li %r0, 32
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 686
-	li %r0, 32
-	lvx %v1, %r6, %r0
-# mem128[qc + 32] = x0
-	.loc 1 687
-	li %r0, 32
-	stvx %v0, %r7, %r0
-# mem128[qc + 224] = x1
-	.loc 1 688
-	li %r0, 224
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 689
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 128] = x0
-	.loc 1 690
-	li %r0, 128
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 691
-	li %r0, 48
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 692
-	li %r0, 48
-	lvx %v1, %r6, %r0
-# mem128[qc + 48] = x0
-	.loc 1 693
-	li %r0, 48
-	stvx %v0, %r7, %r0
-# mem128[qc + 240] = x1
-	.loc 1 694
-	li %r0, 240
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 695
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 144] = x0
-	.loc 1 696
-	li %r0, 144
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 64]
-	.loc 1 697
-	li %r0, 64
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 64]
-	.loc 1 698
-	li %r0, 64
-	lvx %v1, %r6, %r0
-# mem128[qc + 64] = x0
-	.loc 1 699
-	li %r0, 64
-	stvx %v0, %r7, %r0
-# mem128[qc + 256] = x1
-	.loc 1 700
-	li %r0, 256
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 701
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 160] = x0
-	.loc 1 702
-	li %r0, 160
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 80]
-	.loc 1 703
-	li %r0, 80
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 80]
-	.loc 1 704
-	li %r0, 80
-	lvx %v1, %r6, %r0
-# mem128[qc + 80] = x0
-	.loc 1 705
-	li %r0, 80
-	stvx %v0, %r7, %r0
-# mem128[qc + 272] = x1
-	.loc 1 706
-	li %r0, 272
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 707
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 176] = x0
-	.loc 1 708
-	li %r0, 176
-	stvx %v0, %r7, %r0
-# pa = pa + 192
-	.loc 1 709
-	addi %r5, %r5, 192
-# pb = pb + 288
-	.loc 1 710
-	addi %r7, %r7, 288
-# i0 = i0 - 1
-	.loc 1 711
-	addi %r4, %r4, -1
-# =? i0 - 0
-	.loc 1 712
-	cmplwi %cr0, %r4, 0
-# goto loop19 if !=
-	.loc 1 713
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop19
-# pa = w + 4800
-	.loc 1 714
-	addi %r5, %r8, 4800
-# pb = w + 20352
-	.loc 1 715
-	addi %r7, %r8, 20352
-# z0 = 0
-	.loc 1 716
-	vxor %v0, %v0, %v0
-# i0 = 162
-	.loc 1 717
-	li %r4, 162
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop20:
-# qb = pa + 48
-	.loc 1 720
-	addi %r6, %r5, 48
-# x0 = mem128[qa]
-	.loc 1 722
+	.loc 1 534
 	lvx %v1, 0, %r5
 # x1 = mem128[qb]
-	.loc 1 723
-	lvx %v2, 0, %r6
-# mem128[qc + 48] = x0
-	.loc 1 724
-	li %r0, 48
-	stvx %v1, %r7, %r0
-# mem128[qc + 240] = x1
-	.loc 1 725
-	li %r0, 240
+	.loc 1 535
+	lvx %v2, 0, %r3
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 536
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 537
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x2 = x2 + tv
+	.loc 1 538
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 539
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 540
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 541
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 542
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 543
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 544
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 545
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 546
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 547
+	vsubuhm %v2, %v2, %v4
+# mem128[qc] = x0
+	.loc 1 548
+	stvx %v1, 0, %r7
+# mem128[qc + 384] = x1
+	.loc 1 549
+	li %r0, 384
 	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 726
+	.loc 1 550
 	vadduhm %v1, %v1, %v2
-# mem128[qc + 144] = x0
-	.loc 1 727
-	li %r0, 144
-	stvx %v1, %r7, %r0
-# mem128[qc] = z0
-	.loc 1 728
-	stvx %v0, 0, %r7
-# mem128[qc + 96] = z0
-	.loc 1 729
-	li %r0, 96
-	stvx %v0, %r7, %r0
-# mem128[qc + 192] = z0
-	.loc 1 730
+# mem128[qc + 192] = x0
+	.loc 1 551
 	li %r0, 192
-	stvx %v0, %r7, %r0
+	stvx %v1, %r7, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 731
+	.loc 1 552
 	li %r0, 16
 	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 16]
-	.loc 1 732
+	.loc 1 553
 	li %r0, 16
-	lvx %v2, %r6, %r0
-# mem128[qc + 64] = x0
-	.loc 1 733
-	li %r0, 64
+	lvx %v2, %r3, %r0
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 554
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 555
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x2 = x2 + tv
+	.loc 1 556
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 557
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 558
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 559
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 560
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 561
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 562
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 563
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 564
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 565
+	vsubuhm %v2, %v2, %v4
+# mem128[qc + 16] = x0
+	.loc 1 566
+	li %r0, 16
 	stvx %v1, %r7, %r0
-# mem128[qc + 256] = x1
-	.loc 1 734
-	li %r0, 256
+# mem128[qc + 400] = x1
+	.loc 1 567
+	li %r0, 400
 	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 735
+	.loc 1 568
 	vadduhm %v1, %v1, %v2
-# mem128[qc + 160] = x0
-	.loc 1 736
-	li %r0, 160
-	stvx %v1, %r7, %r0
-# mem128[qc + 16] = z0
-	.loc 1 737
-	li %r0, 16
-	stvx %v0, %r7, %r0
-# mem128[qc + 112] = z0
-	.loc 1 738
-	li %r0, 112
-	stvx %v0, %r7, %r0
-# mem128[qc + 208] = z0
-	.loc 1 739
+# mem128[qc + 208] = x0
+	.loc 1 569
 	li %r0, 208
-	stvx %v0, %r7, %r0
+	stvx %v1, %r7, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 740
+	.loc 1 570
 	li %r0, 32
 	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 32]
-	.loc 1 741
+	.loc 1 571
 	li %r0, 32
-	lvx %v2, %r6, %r0
-# mem128[qc + 80] = x0
-	.loc 1 742
-	li %r0, 80
+	lvx %v2, %r3, %r0
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 572
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 573
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x2 = x2 + tv
+	.loc 1 574
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 575
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 576
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 577
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 578
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 579
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 580
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 581
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 582
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 583
+	vsubuhm %v2, %v2, %v4
+# mem128[qc + 32] = x0
+	.loc 1 584
+	li %r0, 32
 	stvx %v1, %r7, %r0
-# mem128[qc + 272] = x1
-	.loc 1 743
-	li %r0, 272
+# mem128[qc + 416] = x1
+	.loc 1 585
+	li %r0, 416
 	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 744
+	.loc 1 586
 	vadduhm %v1, %v1, %v2
-# mem128[qc + 176] = x0
-	.loc 1 745
-	li %r0, 176
-	stvx %v1, %r7, %r0
-# mem128[qc + 32] = z0
-	.loc 1 746
-	li %r0, 32
-	stvx %v0, %r7, %r0
-# mem128[qc + 128] = z0
-	.loc 1 747
-	li %r0, 128
-	stvx %v0, %r7, %r0
-# mem128[qc + 224] = z0
-	.loc 1 748
+# mem128[qc + 224] = x0
+	.loc 1 587
 	li %r0, 224
-	stvx %v0, %r7, %r0
-# pa = pa + 96
-	.loc 1 749
-	addi %r5, %r5, 96
-# pb = pb + 288
-	.loc 1 750
-	addi %r7, %r7, 288
+	stvx %v1, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 588
+	li %r0, 48
+	lvx %v1, %r5, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 589
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 590
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 591
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x2 = x2 + tv
+	.loc 1 592
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 593
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 594
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 595
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 596
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 597
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 598
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 599
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 600
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 601
+	vsubuhm %v2, %v2, %v4
+# mem128[qc + 48] = x0
+	.loc 1 602
+	li %r0, 48
+	stvx %v1, %r7, %r0
+# mem128[qc + 432] = x1
+	.loc 1 603
+	li %r0, 432
+	stvx %v2, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 604
+	vadduhm %v1, %v1, %v2
+# mem128[qc + 240] = x0
+	.loc 1 605
+	li %r0, 240
+	stvx %v1, %r7, %r0
+# qa = qa + 64
+	.loc 1 606
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 607
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 608
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 609
+	addi %r4, %r4, -1
+# =? i1 - 0
+	.loc 1 610
+	cmplwi %cr0, %r4, 0
+# goto loop14 if !=
+	.loc 1 611
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop14
+# pa = pa + 384
+	.loc 1 612
+	mr %r5, %r9
+	addi %r5, %r5, 384
+# pb = pb + 576
+	.loc 1 613
+	mr %r7, %r10
+	addi %r7, %r7, 576
 # i0 = i0 - 1
-	.loc 1 751
+	.loc 1 614
+	mr %r4, %r11
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 752
+	.loc 1 615
 	cmplwi %cr0, %r4, 0
-# goto loop20 if !=
-	.loc 1 753
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop20
-# pa = 67104
-	.loc 1 754
+# goto loop13 if !=
+	.loc 1 616
+	mr %r3, %r8
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop13
+# pa = 67152
+	.loc 1 617
 	lis %r4, 1
-	ori %r4, %r4, 1568
+	ori %r4, %r4, 1616
 # pa = w + pa
-	.loc 1 755
-	add %r5, %r8, %r4
-# pb = 74880
-	.loc 1 756
+	.loc 1 618
+	add %r5, %r6, %r4
+# pb = 74928
+	.loc 1 619
 	lis %r4, 1
-	ori %r4, %r4, 9344
+	ori %r4, %r4, 9392
 # pb = w + pb
-	.loc 1 757
-	add %r7, %r8, %r4
-# i0 = 81
-	.loc 1 758
-	li %r4, 81
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop21:
-# qb = pa + 48
-	.loc 1 761
-	addi %r6, %r5, 48
+	.loc 1 620
+	add %r7, %r6, %r4
+# i0 = 9
+	.loc 1 621
+	li %r4, 9
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop15:
+# qa = pa
+	.loc 1 623
+	mr %r11, %r4
+	mr %r8, %r6
+	mr %r6, %r3
+# qb = pa + 192
+	.loc 1 624
+	addi %r3, %r5, 192
+# qc = pb
+	.loc 1 625
+	mr %r9, %r5
+# i1 = 3
+	.loc 1 626
+	mr %r10, %r7
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop16:
 # x0 = mem128[qa]
-	.loc 1 763
+	.loc 1 628
 	lvx %v0, 0, %r5
 # x1 = mem128[qb]
-	.loc 1 764
-	lvx %v1, 0, %r6
+	.loc 1 629
+	lvx %v1, 0, %r3
 # mem128[qc] = x0
-	.loc 1 765
+	.loc 1 630
 	stvx %v0, 0, %r7
-# mem128[qc + 96] = x1
-	.loc 1 766
-	li %r0, 96
+# mem128[qc + 384] = x1
+	.loc 1 631
+	li %r0, 384
 	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 767
+	.loc 1 632
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 48] = x0
-	.loc 1 768
-	li %r0, 48
+# mem128[qc + 192] = x0
+	.loc 1 633
+	li %r0, 192
 	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 769
+	.loc 1 634
 	li %r0, 16
 	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
-	.loc 1 770
+	.loc 1 635
 	li %r0, 16
-	lvx %v1, %r6, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 16] = x0
-	.loc 1 771
+	.loc 1 636
 	li %r0, 16
 	stvx %v0, %r7, %r0
-# mem128[qc + 112] = x1
-	.loc 1 772
-	li %r0, 112
+# mem128[qc + 400] = x1
+	.loc 1 637
+	li %r0, 400
 	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 638
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 208] = x0
+	.loc 1 639
+	li %r0, 208
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 640
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 641
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 32] = x0
+	.loc 1 642
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[qc + 416] = x1
+	.loc 1 643
+	li %r0, 416
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 644
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 224] = x0
+	.loc 1 645
+	li %r0, 224
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 646
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 647
+	li %r0, 48
+	lvx %v1, %r3, %r0
+# mem128[qc + 48] = x0
+	.loc 1 648
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[qc + 432] = x1
+	.loc 1 649
+	li %r0, 432
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 650
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 240] = x0
+	.loc 1 651
+	li %r0, 240
+	stvx %v0, %r7, %r0
+# qa = qa + 64
+	.loc 1 652
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 653
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 654
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 655
+	addi %r4, %r4, -1
+# =? i1 - 0
+	.loc 1 656
+	cmplwi %cr0, %r4, 0
+# goto loop16 if !=
+	.loc 1 657
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop16
+# pa = pa + 384
+	.loc 1 658
+	mr %r5, %r9
+	addi %r5, %r5, 384
+# pb = pb + 576
+	.loc 1 659
+	mr %r7, %r10
+	addi %r7, %r7, 576
+# i0 = i0 - 1
+	.loc 1 660
+	mr %r4, %r11
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 661
+	cmplwi %cr0, %r4, 0
+# goto loop15 if !=
+	.loc 1 662
+	mr %r3, %r6
+	mr %r6, %r8
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop15
+# pa = w + 20400
+	.loc 1 663
+	mr %r7, %r3
+	addi %r3, %r6, 20400
+# pb = w + 4848
+	.loc 1 664
+	addi %r4, %r6, 4848
+# i0 = 27
+	.loc 1 665
+	mr %r8, %r6
+	li %r5, 27
+	mr %r6, %r4
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop17:
+# qb = pa + 96
+	.loc 1 668
+	addi %r4, %r3, 96
+# x0 = mem128[qa]
+	.loc 1 670
+	lvx %v0, 0, %r3
+# x1 = mem128[qb]
+	.loc 1 671
+	lvx %v1, 0, %r4
+# mem128[qc] = x0
+	.loc 1 672
+	stvx %v0, 0, %r6
+# mem128[qc + 192] = x1
+	.loc 1 673
+	li %r0, 192
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 674
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 96] = x0
+	.loc 1 675
+	li %r0, 96
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 676
+	li %r0, 16
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 677
+	li %r0, 16
+	lvx %v1, %r4, %r0
+# mem128[qc + 16] = x0
+	.loc 1 678
+	li %r0, 16
+	stvx %v0, %r6, %r0
+# mem128[qc + 208] = x1
+	.loc 1 679
+	li %r0, 208
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 680
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 112] = x0
+	.loc 1 681
+	li %r0, 112
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 682
+	li %r0, 32
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 683
+	li %r0, 32
+	lvx %v1, %r4, %r0
+# mem128[qc + 32] = x0
+	.loc 1 684
+	li %r0, 32
+	stvx %v0, %r6, %r0
+# mem128[qc + 224] = x1
+	.loc 1 685
+	li %r0, 224
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 686
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 128] = x0
+	.loc 1 687
+	li %r0, 128
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 688
+	li %r0, 48
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 689
+	li %r0, 48
+	lvx %v1, %r4, %r0
+# mem128[qc + 48] = x0
+	.loc 1 690
+	li %r0, 48
+	stvx %v0, %r6, %r0
+# mem128[qc + 240] = x1
+	.loc 1 691
+	li %r0, 240
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 692
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 144] = x0
+	.loc 1 693
+	li %r0, 144
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 64]
+	.loc 1 694
+	li %r0, 64
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 64]
+	.loc 1 695
+	li %r0, 64
+	lvx %v1, %r4, %r0
+# mem128[qc + 64] = x0
+	.loc 1 696
+	li %r0, 64
+	stvx %v0, %r6, %r0
+# mem128[qc + 256] = x1
+	.loc 1 697
+	li %r0, 256
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 698
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 160] = x0
+	.loc 1 699
+	li %r0, 160
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 80]
+	.loc 1 700
+	li %r0, 80
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 80]
+	.loc 1 701
+	li %r0, 80
+	lvx %v1, %r4, %r0
+# mem128[qc + 80] = x0
+	.loc 1 702
+	li %r0, 80
+	stvx %v0, %r6, %r0
+# mem128[qc + 272] = x1
+	.loc 1 703
+	li %r0, 272
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 704
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 176] = x0
+	.loc 1 705
+	li %r0, 176
+	stvx %v0, %r6, %r0
+# pa = pa + 192
+	.loc 1 706
+	addi %r3, %r3, 192
+# pb = pb + 288
+	.loc 1 707
+	addi %r6, %r6, 288
+# i0 = i0 - 1
+	.loc 1 708
+	addi %r5, %r5, -1
+# =? i0 - 0
+	.loc 1 709
+	cmplwi %cr0, %r5, 0
+# goto loop17 if !=
+	.loc 1 710
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop17
+# pa = 74928
+	.loc 1 711
+	lis %r3, 1
+	ori %r3, %r3, 9392
+# pa = w + pa
+	.loc 1 712
+	mr %r6, %r8
+	add %r4, %r6, %r3
+# pb = 67152
+	.loc 1 713
+	lis %r3, 1
+	ori %r3, %r3, 1616
+# pb = w + pb
+	.loc 1 714
+	add %r5, %r6, %r3
+# i0 = 27
+	.loc 1 715
+	mr %r8, %r6
+	li %r6, 27
+	mr %r3, %r7
+	mr %r7, %r3
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop18:
+# qb = pa + 96
+	.loc 1 718
+	addi %r3, %r4, 96
+# x0 = mem128[qa]
+	.loc 1 720
+	lvx %v0, 0, %r4
+# x1 = mem128[qb]
+	.loc 1 721
+	lvx %v1, 0, %r3
+# mem128[qc] = x0
+	.loc 1 722
+	stvx %v0, 0, %r5
+# mem128[qc + 192] = x1
+	.loc 1 723
+	li %r0, 192
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 724
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 96] = x0
+	.loc 1 725
+	li %r0, 96
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 726
+	li %r0, 16
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 727
+	li %r0, 16
+	lvx %v1, %r3, %r0
+# mem128[qc + 16] = x0
+	.loc 1 728
+	li %r0, 16
+	stvx %v0, %r5, %r0
+# mem128[qc + 208] = x1
+	.loc 1 729
+	li %r0, 208
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 730
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 112] = x0
+	.loc 1 731
+	li %r0, 112
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 732
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 733
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 32] = x0
+	.loc 1 734
+	li %r0, 32
+	stvx %v0, %r5, %r0
+# mem128[qc + 224] = x1
+	.loc 1 735
+	li %r0, 224
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 736
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 128] = x0
+	.loc 1 737
+	li %r0, 128
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 738
+	li %r0, 48
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 739
+	li %r0, 48
+	lvx %v1, %r3, %r0
+# mem128[qc + 48] = x0
+	.loc 1 740
+	li %r0, 48
+	stvx %v0, %r5, %r0
+# mem128[qc + 240] = x1
+	.loc 1 741
+	li %r0, 240
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 742
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 144] = x0
+	.loc 1 743
+	li %r0, 144
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 64]
+	.loc 1 744
+	li %r0, 64
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 64]
+	.loc 1 745
+	li %r0, 64
+	lvx %v1, %r3, %r0
+# mem128[qc + 64] = x0
+	.loc 1 746
+	li %r0, 64
+	stvx %v0, %r5, %r0
+# mem128[qc + 256] = x1
+	.loc 1 747
+	li %r0, 256
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 748
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 160] = x0
+	.loc 1 749
+	li %r0, 160
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 80]
+	.loc 1 750
+	li %r0, 80
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 80]
+	.loc 1 751
+	li %r0, 80
+	lvx %v1, %r3, %r0
+# mem128[qc + 80] = x0
+	.loc 1 752
+	li %r0, 80
+	stvx %v0, %r5, %r0
+# mem128[qc + 272] = x1
+	.loc 1 753
+	li %r0, 272
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 754
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 176] = x0
+	.loc 1 755
+	li %r0, 176
+	stvx %v0, %r5, %r0
+# pa = pa + 192
+	.loc 1 756
+	addi %r4, %r4, 192
+# pb = pb + 288
+	.loc 1 757
+	addi %r5, %r5, 288
+# i0 = i0 - 1
+	.loc 1 758
+	addi %r6, %r6, -1
+# =? i0 - 0
+	.loc 1 759
+	cmplwi %cr0, %r6, 0
+# goto loop18 if !=
+	.loc 1 760
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop18
+# pa = w + 4848
+	.loc 1 761
+	mr %r6, %r8
+	addi %r4, %r6, 4848
+# pb = w + 20400
+	.loc 1 762
+	addi %r5, %r6, 20400
+# z0 = 0
+	.loc 1 763
+	mr %r8, %r6
+	vxor %v0, %v0, %v0
+# i0 = 81
+	.loc 1 764
+	li %r6, 81
+	mr %r3, %r7
+	mr %r7, %r3
+	vor %v2, %v0, %v0
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop19:
+# qb = pa + 48
+	.loc 1 767
+	addi %r3, %r4, 48
+# x0 = mem128[qa]
+	.loc 1 769
+	lvx %v0, 0, %r4
+# x1 = mem128[qb]
+	.loc 1 770
+	lvx %v1, 0, %r3
+# mem128[qc + 48] = x0
+	.loc 1 771
+	li %r0, 48
+	stvx %v0, %r5, %r0
+# mem128[qc + 240] = x1
+	.loc 1 772
+	li %r0, 240
+	stvx %v1, %r5, %r0
 # 8x x0 = x0 + x1
 	.loc 1 773
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 64] = x0
+# mem128[qc + 144] = x0
 	.loc 1 774
-	li %r0, 64
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 32]
+	li %r0, 144
+	stvx %v0, %r5, %r0
+# mem128[qc] = z0
 	.loc 1 775
-	li %r0, 32
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 32]
+	stvx %v2, 0, %r5
+# mem128[qc + 96] = z0
 	.loc 1 776
-	li %r0, 32
-	lvx %v1, %r6, %r0
-# mem128[qc + 32] = x0
+	li %r0, 96
+	stvx %v2, %r5, %r0
+# mem128[qc + 192] = z0
 	.loc 1 777
-	li %r0, 32
-	stvx %v0, %r7, %r0
-# mem128[qc + 128] = x1
+	li %r0, 192
+	stvx %v2, %r5, %r0
+# x0 = mem128[qa + 16]
 	.loc 1 778
-	li %r0, 128
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
+	li %r0, 16
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 16]
 	.loc 1 779
+	li %r0, 16
+	lvx %v1, %r3, %r0
+# mem128[qc + 64] = x0
+	.loc 1 780
+	li %r0, 64
+	stvx %v0, %r5, %r0
+# mem128[qc + 256] = x1
+	.loc 1 781
+	li %r0, 256
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 782
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 160] = x0
+	.loc 1 783
+	li %r0, 160
+	stvx %v0, %r5, %r0
+# mem128[qc + 16] = z0
+	.loc 1 784
+	li %r0, 16
+	stvx %v2, %r5, %r0
+# mem128[qc + 112] = z0
+	.loc 1 785
+	li %r0, 112
+	stvx %v2, %r5, %r0
+# mem128[qc + 208] = z0
+	.loc 1 786
+	li %r0, 208
+	stvx %v2, %r5, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 787
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 788
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 80] = x0
+	.loc 1 789
+	li %r0, 80
+	stvx %v0, %r5, %r0
+# mem128[qc + 272] = x1
+	.loc 1 790
+	li %r0, 272
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 791
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 176] = x0
+	.loc 1 792
+	li %r0, 176
+	stvx %v0, %r5, %r0
+# mem128[qc + 32] = z0
+	.loc 1 793
+	li %r0, 32
+	stvx %v2, %r5, %r0
+# mem128[qc + 128] = z0
+	.loc 1 794
+	li %r0, 128
+	stvx %v2, %r5, %r0
+# mem128[qc + 224] = z0
+	.loc 1 795
+	li %r0, 224
+	stvx %v2, %r5, %r0
+# pa = pa + 96
+	.loc 1 796
+	addi %r4, %r4, 96
+# pb = pb + 288
+	.loc 1 797
+	addi %r5, %r5, 288
+# i0 = i0 - 1
+	.loc 1 798
+	addi %r6, %r6, -1
+# =? i0 - 0
+	.loc 1 799
+	cmplwi %cr0, %r6, 0
+# goto loop19 if !=
+	.loc 1 800
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop19
+# pa = 67152
+	.loc 1 801
+	lis %r3, 1
+	ori %r3, %r3, 1616
+# pa = w + pa
+	.loc 1 802
+	mr %r6, %r8
+	add %r4, %r6, %r3
+# pb = 74928
+	.loc 1 803
+	lis %r3, 1
+	ori %r3, %r3, 9392
+# pb = w + pb
+	.loc 1 804
+	add %r5, %r6, %r3
+# i0 = 81
+	.loc 1 805
+	mr %r8, %r6
+	li %r6, 81
+	mr %r3, %r7
+	mr %r9, %r3
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop20:
+# qb = pa + 48
+	.loc 1 808
+	addi %r3, %r4, 48
+# x0 = mem128[qa]
+	.loc 1 810
+	lvx %v0, 0, %r4
+# x1 = mem128[qb]
+	.loc 1 811
+	lvx %v1, 0, %r3
+# mem128[qc] = x0
+	.loc 1 812
+	stvx %v0, 0, %r5
+# mem128[qc + 96] = x1
+	.loc 1 813
+	li %r0, 96
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 814
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 48] = x0
+	.loc 1 815
+	li %r0, 48
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 816
+	li %r0, 16
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 817
+	li %r0, 16
+	lvx %v1, %r3, %r0
+# mem128[qc + 16] = x0
+	.loc 1 818
+	li %r0, 16
+	stvx %v0, %r5, %r0
+# mem128[qc + 112] = x1
+	.loc 1 819
+	li %r0, 112
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 820
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 64] = x0
+	.loc 1 821
+	li %r0, 64
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 822
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 823
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 32] = x0
+	.loc 1 824
+	li %r0, 32
+	stvx %v0, %r5, %r0
+# mem128[qc + 128] = x1
+	.loc 1 825
+	li %r0, 128
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 826
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 80] = x0
-	.loc 1 780
+	.loc 1 827
 	li %r0, 80
-	stvx %v0, %r7, %r0
+	stvx %v0, %r5, %r0
 # pa = pa + 96
-	.loc 1 781
-	addi %r5, %r5, 96
+	.loc 1 828
+	addi %r4, %r4, 96
 # pb = pb + 144
-	.loc 1 782
-	addi %r7, %r7, 144
+	.loc 1 829
+	addi %r5, %r5, 144
 # i0 = i0 - 1
-	.loc 1 783
-	addi %r4, %r4, -1
+	.loc 1 830
+	addi %r6, %r6, -1
 # =? i0 - 0
-	.loc 1 784
-	cmplwi %cr0, %r4, 0
-# goto loop21 if !=
-	.loc 1 785
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop21
-# pa = 67008
-	.loc 1 786
-	lis %r4, 1
-	ori %r4, %r4, 1472
+	.loc 1 831
+	cmplwi %cr0, %r6, 0
+# goto loop20 if !=
+	.loc 1 832
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop20
+# pa = 43728
+	.loc 1 833
+	lis %r3, 0
+	ori %r3, %r3, 43728
 # pa = w + pa
-	.loc 1 787
-	add %r4, %r8, %r4
+	.loc 1 834
+	mr %r6, %r8
+	add %r3, %r6, %r3
 # z0 = 0
-	.loc 1 788
+	.loc 1 835
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
-	.loc 1 789
-	stvx %v0, 0, %r4
-# mem128[pa + 16] = z0
-	.loc 1 790
-	li %r0, 16
-	stvx %v0, %r4, %r0
-# mem128[pa + 32] = z0
-	.loc 1 791
-	li %r0, 32
-	stvx %v0, %r4, %r0
-# pa = w + 20352
-	.loc 1 792
-	addi %r4, %r8, 20352
-# pb = 74880
-	.loc 1 793
-	lis %r5, 1
-	ori %r5, %r5, 9344
-# pb = w + pb
-	.loc 1 794
-	add %r5, %r8, %r5
-# pc = 86544
-	.loc 1 795
-	lis %r6, 1
-	ori %r6, %r6, 21008
-# pc = w + pc
-	.loc 1 796
-	add %r6, %r8, %r6
-# i0 = 243
-	.loc 1 797
-	li %r7, 243
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop22:
-# z0 = 0
-	.loc 1 799
-	vxor %v6, %v6, %v6
-# e0 = mem128[pa + 48]
-	.loc 1 800
-	li %r0, 48
-	lvx %v8, %r4, %r0
-# e1 = mem128[pa + 64]
-	.loc 1 801
-	li %r0, 64
-	lvx %v7, %r4, %r0
-# e2 = mem128[pa + 80]
-	.loc 1 802
-	li %r0, 80
-	lvx %v9, %r4, %r0
-# x2 = mem128[pb]
-	.loc 1 803
-	lvx %v10, 0, %r5
-# 8x x0 = x2[0]
-	.loc 1 804
-	vsplth %v2, %v10, 0
-# 8x a0 = e0 * x0 + z0
-	.loc 1 805
-	vmladduhm %v0, %v8, %v2, %v6
-# 8x a1 = e1 * x0 + z0
-	.loc 1 806
-	vmladduhm %v1, %v7, %v2, %v6
-# 8x a2 = e2 * x0 + z0
-	.loc 1 807
-	vmladduhm %v2, %v9, %v2, %v6
-# 8x x0 = x2[1]
-	.loc 1 808
-	vsplth %v3, %v10, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 809
-	vsldoi %v4, %v6, %v8, 14
-# 8x a0 = x1 * x0 + a0
-	.loc 1 810
-	vmladduhm %v4, %v4, %v3, %v0
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 811
-	vsldoi %v0, %v8, %v7, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 812
-	vmladduhm %v1, %v0, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 813
-	vsldoi %v0, %v7, %v9, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 814
-	vmladduhm %v2, %v0, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 815
-	vsldoi %v0, %v9, %v6, 14
-# 8x a3 = x1 * x0 + z0
-	.loc 1 816
-	vmladduhm %v0, %v0, %v3, %v6
-# 8x x0 = x2[2]
-	.loc 1 817
-	vsplth %v3, %v10, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 818
-	vsldoi %v5, %v6, %v8, 12
-# 8x a0 = x1 * x0 + a0
-	.loc 1 819
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 820
-	vsldoi %v5, %v8, %v7, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 821
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 822
-	vsldoi %v5, %v7, %v9, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 823
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 824
-	vsldoi %v5, %v9, %v6, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 825
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[3]
-	.loc 1 826
-	vsplth %v3, %v10, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 827
-	vsldoi %v5, %v6, %v8, 10
-# 8x a0 = x1 * x0 + a0
-	.loc 1 828
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 829
-	vsldoi %v5, %v8, %v7, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 830
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 831
-	vsldoi %v5, %v7, %v9, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 832
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 833
-	vsldoi %v5, %v9, %v6, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 834
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[4]
-	.loc 1 835
-	vsplth %v3, %v10, 4
-# x1 = shiftleftbytes(z0, e0, 8)
 	.loc 1 836
-	vsldoi %v5, %v6, %v8, 8
-# 8x a0 = x1 * x0 + a0
+	stvx %v0, 0, %r3
+# mem128[pa + 16] = z0
 	.loc 1 837
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 8)
+	li %r0, 16
+	stvx %v0, %r3, %r0
+# mem128[pa + 32] = z0
 	.loc 1 838
-	vsldoi %v5, %v8, %v7, 8
-# 8x a1 = x1 * x0 + a1
+	li %r0, 32
+	stvx %v0, %r3, %r0
+# pa = w + 20400
 	.loc 1 839
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 8)
+	addi %r4, %r6, 20400
+# pb = 74928
 	.loc 1 840
-	vsldoi %v5, %v7, %v9, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 841
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 842
-	vsldoi %v5, %v9, %v6, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 843
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[5]
-	.loc 1 844
-	vsplth %v3, %v10, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 845
-	vsldoi %v5, %v6, %v8, 6
-# 8x a0 = x1 * x0 + a0
-	.loc 1 846
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 847
-	vsldoi %v5, %v8, %v7, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 848
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 849
-	vsldoi %v5, %v7, %v9, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 850
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 851
-	vsldoi %v5, %v9, %v6, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 852
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[6]
-	.loc 1 853
-	vsplth %v3, %v10, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 854
-	vsldoi %v5, %v6, %v8, 4
-# 8x a0 = x1 * x0 + a0
-	.loc 1 855
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 856
-	vsldoi %v5, %v8, %v7, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 857
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 858
-	vsldoi %v5, %v7, %v9, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 859
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 860
-	vsldoi %v5, %v9, %v6, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 861
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[7]
-	.loc 1 862
-	vsplth %v3, %v10, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 863
-	vsldoi %v5, %v6, %v8, 2
-# 8x a0 = x1 * x0 + a0
-	.loc 1 864
-	vmladduhm %v10, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 865
-	vsldoi %v4, %v8, %v7, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 866
-	vmladduhm %v1, %v4, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 867
-	vsldoi %v4, %v7, %v9, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 868
-	vmladduhm %v2, %v4, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 869
-	vsldoi %v4, %v9, %v6, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 870
-	vmladduhm %v0, %v4, %v3, %v0
-# x2 = mem128[pb + 16]
-	.loc 1 871
-	li %r0, 16
-	lvx %v11, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 872
-	vsplth %v3, %v11, 0
-# 8x a1 = e0 * x0 + a1
-	.loc 1 873
-	vmladduhm %v1, %v8, %v3, %v1
-# 8x a2 = e1 * x0 + a2
-	.loc 1 874
-	vmladduhm %v2, %v7, %v3, %v2
-# 8x a3 = e2 * x0 + a3
-	.loc 1 875
-	vmladduhm %v0, %v9, %v3, %v0
-# 8x x0 = x2[1]
-	.loc 1 876
-	vsplth %v3, %v11, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 877
-	vsldoi %v4, %v6, %v8, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 878
-	vmladduhm %v1, %v4, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 879
-	vsldoi %v4, %v8, %v7, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 880
-	vmladduhm %v2, %v4, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 881
-	vsldoi %v4, %v7, %v9, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 882
-	vmladduhm %v4, %v4, %v3, %v0
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 883
-	vsldoi %v0, %v9, %v6, 14
-# 8x a4 = x1 * x0 + z0
-	.loc 1 884
-	vmladduhm %v0, %v0, %v3, %v6
-# 8x x0 = x2[2]
-	.loc 1 885
-	vsplth %v3, %v11, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 886
-	vsldoi %v5, %v6, %v8, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 887
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 888
-	vsldoi %v5, %v8, %v7, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 889
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 890
-	vsldoi %v5, %v7, %v9, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 891
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 892
-	vsldoi %v5, %v9, %v6, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 893
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[3]
-	.loc 1 894
-	vsplth %v3, %v11, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 895
-	vsldoi %v5, %v6, %v8, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 896
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 897
-	vsldoi %v5, %v8, %v7, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 898
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 899
-	vsldoi %v5, %v7, %v9, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 900
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 901
-	vsldoi %v5, %v9, %v6, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 902
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[4]
-	.loc 1 903
-	vsplth %v3, %v11, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 904
-	vsldoi %v5, %v6, %v8, 8
-# 8x a1 = x1 * x0 + a1
-	.loc 1 905
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 906
-	vsldoi %v5, %v8, %v7, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 907
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 908
-	vsldoi %v5, %v7, %v9, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 909
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 910
-	vsldoi %v5, %v9, %v6, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 911
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[5]
-	.loc 1 912
-	vsplth %v3, %v11, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 913
-	vsldoi %v5, %v6, %v8, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 914
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 915
-	vsldoi %v5, %v8, %v7, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 916
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 917
-	vsldoi %v5, %v7, %v9, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 918
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 919
-	vsldoi %v5, %v9, %v6, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 920
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[6]
-	.loc 1 921
-	vsplth %v3, %v11, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 922
-	vsldoi %v5, %v6, %v8, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 923
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 924
-	vsldoi %v5, %v8, %v7, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 925
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 926
-	vsldoi %v5, %v7, %v9, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 927
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 928
-	vsldoi %v5, %v9, %v6, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 929
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[7]
-	.loc 1 930
-	vsplth %v3, %v11, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 931
-	vsldoi %v5, %v6, %v8, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 932
-	vmladduhm %v11, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 933
-	vsldoi %v1, %v8, %v7, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 934
-	vmladduhm %v2, %v1, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 935
-	vsldoi %v1, %v7, %v9, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 936
-	vmladduhm %v4, %v1, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 937
-	vsldoi %v1, %v9, %v6, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 938
-	vmladduhm %v0, %v1, %v3, %v0
-# x2 = mem128[pb + 32]
-	.loc 1 939
-	li %r0, 32
-	lvx %v12, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 940
-	vsplth %v1, %v12, 0
-# 8x a2 = e0 * x0 + a2
-	.loc 1 941
-	vmladduhm %v2, %v8, %v1, %v2
-# 8x a3 = e1 * x0 + a3
-	.loc 1 942
-	vmladduhm %v4, %v7, %v1, %v4
-# 8x a4 = e2 * x0 + a4
-	.loc 1 943
-	vmladduhm %v0, %v9, %v1, %v0
-# 8x x0 = x2[1]
-	.loc 1 944
-	vsplth %v1, %v12, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 945
-	vsldoi %v3, %v6, %v8, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 946
-	vmladduhm %v2, %v3, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 947
-	vsldoi %v3, %v8, %v7, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 948
-	vmladduhm %v4, %v3, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 949
-	vsldoi %v3, %v7, %v9, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 950
-	vmladduhm %v3, %v3, %v1, %v0
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 951
-	vsldoi %v0, %v9, %v6, 14
-# 8x a5 = x1 * x0 + z0
-	.loc 1 952
-	vmladduhm %v0, %v0, %v1, %v6
-# 8x x0 = x2[2]
-	.loc 1 953
-	vsplth %v1, %v12, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 954
-	vsldoi %v5, %v6, %v8, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 955
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 956
-	vsldoi %v5, %v8, %v7, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 957
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 958
-	vsldoi %v5, %v7, %v9, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 959
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 960
-	vsldoi %v5, %v9, %v6, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 961
-	vmladduhm %v0, %v5, %v1, %v0
-# 8x x0 = x2[3]
-	.loc 1 962
-	vsplth %v1, %v12, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 963
-	vsldoi %v5, %v6, %v8, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 964
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 965
-	vsldoi %v5, %v8, %v7, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 966
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 967
-	vsldoi %v5, %v7, %v9, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 968
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 969
-	vsldoi %v5, %v9, %v6, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 970
-	vmladduhm %v0, %v5, %v1, %v0
-# 8x x0 = x2[4]
-	.loc 1 971
-	vsplth %v1, %v12, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 972
-	vsldoi %v5, %v6, %v8, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 973
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 974
-	vsldoi %v5, %v8, %v7, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 975
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 976
-	vsldoi %v5, %v7, %v9, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 977
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 978
-	vsldoi %v5, %v9, %v6, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 979
-	vmladduhm %v0, %v5, %v1, %v0
-# 8x x0 = x2[5]
-	.loc 1 980
-	vsplth %v1, %v12, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 981
-	vsldoi %v5, %v6, %v8, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 982
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 983
-	vsldoi %v5, %v8, %v7, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 984
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 985
-	vsldoi %v5, %v7, %v9, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 986
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 987
-	vsldoi %v5, %v9, %v6, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 988
-	vmladduhm %v0, %v5, %v1, %v0
-# 8x x0 = x2[6]
-	.loc 1 989
-	vsplth %v1, %v12, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 990
-	vsldoi %v5, %v6, %v8, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 991
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 992
-	vsldoi %v5, %v8, %v7, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 993
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 994
-	vsldoi %v5, %v7, %v9, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 995
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 996
-	vsldoi %v5, %v9, %v6, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 997
-	vmladduhm %v0, %v5, %v1, %v0
-# 8x x0 = x2[7]
-	.loc 1 998
-	vsplth %v1, %v12, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 999
-	vsldoi %v5, %v6, %v8, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1000
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1001
-	vsldoi %v5, %v8, %v7, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1002
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1003
-	vsldoi %v5, %v7, %v9, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1004
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 1005
-	vsldoi %v5, %v9, %v6, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1006
-	vmladduhm %v0, %v5, %v1, %v0
-# mem128[pc] = a0
-	.loc 1 1007
-	stvx %v10, 0, %r6
-# mem128[pc + 16] = a1
-	.loc 1 1008
-	li %r0, 16
-	stvx %v11, %r6, %r0
-# mem128[pc + 32] = a2
-	.loc 1 1009
-	li %r0, 32
-	stvx %v2, %r6, %r0
-# mem128[pc + 48] = a3
-	.loc 1 1010
-	li %r0, 48
-	stvx %v4, %r6, %r0
-# mem128[pc + 64] = a4
-	.loc 1 1011
-	li %r0, 64
-	stvx %v3, %r6, %r0
-# mem128[pc + 80] = a5
-	.loc 1 1012
-	li %r0, 80
-	stvx %v0, %r6, %r0
-# pa = pa + 96
-	.loc 1 1013
-	addi %r4, %r4, 96
-# pb = pb + 48
-	.loc 1 1014
-	addi %r5, %r5, 48
-# pc = pc + 96
-	.loc 1 1015
-	addi %r6, %r6, 96
-# i0 = i0 - 1
-	.loc 1 1016
-	addi %r7, %r7, -1
-# =? i0 - 0
-	.loc 1 1017
-	cmplwi %cr0, %r7, 0
-# goto loop22 if !=
-	.loc 1 1018
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop22
-# pa = 43680
-	.loc 1 1019
-	lis %r4, 0
-	ori %r4, %r4, 43680
-# pa = w + pa
-	.loc 1 1020
-	add %r4, %r8, %r4
-# pb = 74880
-	.loc 1 1021
-	lis %r5, 1
-	ori %r5, %r5, 9344
+	lis %r3, 1
+	ori %r3, %r3, 9392
 # pb = w + pb
-	.loc 1 1022
-	add %r5, %r8, %r5
-# pc = 109872
-	.loc 1 1023
-	lis %r6, 1
-	ori %r6, %r6, 44336
+	.loc 1 841
+	add %r5, %r6, %r3
+# pc = 86592
+	.loc 1 842
+	lis %r3, 1
+	ori %r3, %r3, 21056
 # pc = w + pc
-	.loc 1 1024
-	add %r6, %r8, %r6
-# i0 = 243
-	.loc 1 1025
-	li %r7, 243
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop23:
+	.loc 1 843
+	add %r7, %r6, %r3
+# qa = 121312
+	.loc 1 844
+	lis %r3, 1
+	ori %r3, %r3, 55776
+# qa = w + qa
+	.loc 1 845
+	add %r8, %r6, %r3
 # z0 = 0
-	.loc 1 1027
-	vxor %v6, %v6, %v6
+	.loc 1 846
+	mr %r10, %r6
+	vxor %v0, %v0, %v0
+# i0 = 81
+	.loc 1 847
+	li %r6, 81
+	mr %r3, %r9
+	mr %r9, %r3
+	vor %v9, %v0, %v0
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop21:
 # e0 = mem128[pa + 48]
-	.loc 1 1028
+	.loc 1 849
 	li %r0, 48
-	lvx %v8, %r4, %r0
+	lvx %v0, %r4, %r0
 # e1 = mem128[pa + 64]
-	.loc 1 1029
+	.loc 1 850
 	li %r0, 64
-	lvx %v7, %r4, %r0
+	lvx %v1, %r4, %r0
 # e2 = mem128[pa + 80]
-	.loc 1 1030
+	.loc 1 851
 	li %r0, 80
-	lvx %v9, %r4, %r0
+	lvx %v2, %r4, %r0
+# x1 = shiftleftbytes(z0, e0, 14)
+	.loc 1 852
+	vsldoi %v3, %v9, %v0, 14
+# w1 = unpacklo16(e0, x1)
+	.loc 1 853
+	vmrghh %v11, %v0, %v3
+# w3 = unpackhi16(e0, x1)
+	.loc 1 854
+	vmrglh %v10, %v0, %v3
+# x1 = shiftleftbytes(e0, e1, 14)
+	.loc 1 855
+	vsldoi %v3, %v0, %v1, 14
+# w5 = unpacklo16(e1, x1)
+	.loc 1 856
+	vmrghh %v12, %v1, %v3
+# w7 = unpackhi16(e1, x1)
+	.loc 1 857
+	vmrglh %v8, %v1, %v3
+# x1 = shiftleftbytes(e1, e2, 14)
+	.loc 1 858
+	vsldoi %v3, %v1, %v2, 14
+# w9 = unpacklo16(e2, x1)
+	.loc 1 859
+	vmrghh %v13, %v2, %v3
+# w11 = unpackhi16(e2, x1)
+	.loc 1 860
+	vmrglh %v14, %v2, %v3
+# x1 = shiftleftbytes(e2, z0, 14)
+	.loc 1 861
+	vsldoi %v3, %v2, %v9, 14
+# w13 = unpacklo16(z0, x1)
+	.loc 1 862
+	vmrghh %v15, %v9, %v3
+# x0 = shiftleftbytes(z0, e0, 4)
+	.loc 1 863
+	vsldoi %v3, %v9, %v0, 4
+# x1 = shiftleftbytes(z0, e0, 2)
+	.loc 1 864
+	vsldoi %v4, %v9, %v0, 2
+# w0 = unpackhi16(x0, x1)
+	.loc 1 865
+	vmrglh %v16, %v3, %v4
+# x0 = shiftleftbytes(e0, e1, 4)
+	.loc 1 866
+	vsldoi %v3, %v0, %v1, 4
+# x1 = shiftleftbytes(e0, e1, 2)
+	.loc 1 867
+	vsldoi %v0, %v0, %v1, 2
+# w2 = unpacklo16(x0, x1)
+	.loc 1 868
+	vmrghh %v17, %v3, %v0
+# w4 = unpackhi16(x0, x1)
+	.loc 1 869
+	vmrglh %v18, %v3, %v0
+# x0 = shiftleftbytes(e1, e2, 4)
+	.loc 1 870
+	vsldoi %v0, %v1, %v2, 4
+# x1 = shiftleftbytes(e1, e2, 2)
+	.loc 1 871
+	vsldoi %v1, %v1, %v2, 2
+# w6 = unpacklo16(x0, x1)
+	.loc 1 872
+	vmrghh %v19, %v0, %v1
+# w8 = unpackhi16(x0, x1)
+	.loc 1 873
+	vmrglh %v20, %v0, %v1
+# x0 = shiftleftbytes(e2, z0, 4)
+	.loc 1 874
+	vsldoi %v0, %v2, %v9, 4
+# x1 = shiftleftbytes(e2, z0, 2)
+	.loc 1 875
+	vsldoi %v1, %v2, %v9, 2
+# w10 = unpacklo16(x0, x1)
+	.loc 1 876
+	vmrghh %v21, %v0, %v1
+# w12 = unpackhi16(x0, x1)
+	.loc 1 877
+	vmrglh %v22, %v0, %v1
 # x2 = mem128[pb]
-	.loc 1 1031
-	lvx %v10, 0, %r5
-# 8x x0 = x2[0]
-	.loc 1 1032
-	vsplth %v0, %v10, 0
-# 8x a0 = e0 * x0 + z0
-	.loc 1 1033
-	vmladduhm %v1, %v8, %v0, %v6
-# 8x a1 = e1 * x0 + z0
-	.loc 1 1034
-	vmladduhm %v2, %v7, %v0, %v6
-# 8x a2 = e2 * x0 + z0
-	.loc 1 1035
-	vmladduhm %v0, %v9, %v0, %v6
-# 8x x0 = x2[1]
-	.loc 1 1036
-	vsplth %v3, %v10, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1037
-	vsldoi %v4, %v6, %v8, 14
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1038
-	vmladduhm %v1, %v4, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1039
-	vsldoi %v4, %v8, %v7, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1040
-	vmladduhm %v2, %v4, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1041
-	vsldoi %v4, %v7, %v9, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1042
-	vmladduhm %v0, %v4, %v3, %v0
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 1043
-	vsldoi %v4, %v9, %v6, 14
-# 8x a3 = x1 * x0 + z0
-	.loc 1 1044
-	vmladduhm %v3, %v4, %v3, %v6
-# 8x x0 = x2[2]
-	.loc 1 1045
-	vsplth %v4, %v10, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1046
-	vsldoi %v5, %v6, %v8, 12
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1047
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1048
-	vsldoi %v5, %v8, %v7, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1049
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1050
-	vsldoi %v5, %v7, %v9, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1051
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 1052
-	vsldoi %v5, %v9, %v6, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1053
-	vmladduhm %v3, %v5, %v4, %v3
-# 8x x0 = x2[3]
-	.loc 1 1054
-	vsplth %v4, %v10, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1055
-	vsldoi %v5, %v6, %v8, 10
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1056
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1057
-	vsldoi %v5, %v8, %v7, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1058
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1059
-	vsldoi %v5, %v7, %v9, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1060
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 1061
-	vsldoi %v5, %v9, %v6, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1062
-	vmladduhm %v3, %v5, %v4, %v3
-# 8x x0 = x2[4]
-	.loc 1 1063
-	vsplth %v4, %v10, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1064
-	vsldoi %v5, %v6, %v8, 8
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1065
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1066
-	vsldoi %v5, %v8, %v7, 8
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1067
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1068
-	vsldoi %v5, %v7, %v9, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1069
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 1070
-	vsldoi %v5, %v9, %v6, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1071
-	vmladduhm %v3, %v5, %v4, %v3
-# 8x x0 = x2[5]
-	.loc 1 1072
-	vsplth %v4, %v10, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1073
-	vsldoi %v5, %v6, %v8, 6
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1074
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1075
-	vsldoi %v5, %v8, %v7, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1076
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1077
-	vsldoi %v5, %v7, %v9, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1078
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 1079
-	vsldoi %v5, %v9, %v6, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1080
-	vmladduhm %v3, %v5, %v4, %v3
-# 8x x0 = x2[6]
-	.loc 1 1081
-	vsplth %v4, %v10, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1082
-	vsldoi %v5, %v6, %v8, 4
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1083
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1084
-	vsldoi %v5, %v8, %v7, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1085
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1086
-	vsldoi %v5, %v7, %v9, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1087
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 1088
-	vsldoi %v5, %v9, %v6, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1089
-	vmladduhm %v3, %v5, %v4, %v3
-# 8x x0 = x2[7]
-	.loc 1 1090
-	vsplth %v4, %v10, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1091
-	vsldoi %v5, %v6, %v8, 2
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1092
-	vmladduhm %v10, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1093
-	vsldoi %v1, %v8, %v7, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1094
-	vmladduhm %v2, %v1, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1095
-	vsldoi %v1, %v7, %v9, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1096
-	vmladduhm %v0, %v1, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 1097
-	vsldoi %v1, %v9, %v6, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1098
-	vmladduhm %v3, %v1, %v4, %v3
+	.loc 1 878
+	lvx %v24, 0, %r5
+# 4x x0 = x2[0]
+	.loc 1 879
+	vspltw %v6, %v24, 0
+# 4x a0 = z0 + maddwd(w1, x0)
+	.loc 1 880
+	vmsumshm %v0, %v11, %v6, %v9
+# 4x a1 = z0 + maddwd(w3, x0)
+	.loc 1 881
+	vmsumshm %v1, %v10, %v6, %v9
+# 4x a2 = z0 + maddwd(w5, x0)
+	.loc 1 882
+	vmsumshm %v2, %v12, %v6, %v9
+# 4x a3 = z0 + maddwd(w7, x0)
+	.loc 1 883
+	vmsumshm %v3, %v8, %v6, %v9
+# 4x a4 = z0 + maddwd(w9, x0)
+	.loc 1 884
+	vmsumshm %v4, %v13, %v6, %v9
+# 4x a5 = z0 + maddwd(w11, x0)
+	.loc 1 885
+	vmsumshm %v5, %v14, %v6, %v9
+# 4x a6 = z0 + maddwd(w13, x0)
+	.loc 1 886
+	vmsumshm %v6, %v15, %v6, %v9
+# 4x x0 = x2[1]
+	.loc 1 887
+	vspltw %v7, %v24, 1
+# 4x a0 = a0 + maddwd(w0, x0)
+	.loc 1 888
+	vmsumshm %v23, %v16, %v7, %v0
+# 4x a1 = a1 + maddwd(w2, x0)
+	.loc 1 889
+	vmsumshm %v1, %v17, %v7, %v1
+# 4x a2 = a2 + maddwd(w4, x0)
+	.loc 1 890
+	vmsumshm %v2, %v18, %v7, %v2
+# 4x a3 = a3 + maddwd(w6, x0)
+	.loc 1 891
+	vmsumshm %v3, %v19, %v7, %v3
+# 4x a4 = a4 + maddwd(w8, x0)
+	.loc 1 892
+	vmsumshm %v4, %v20, %v7, %v4
+# 4x a5 = a5 + maddwd(w10, x0)
+	.loc 1 893
+	vmsumshm %v5, %v21, %v7, %v5
+# 4x a6 = a6 + maddwd(w12, x0)
+	.loc 1 894
+	vmsumshm %v6, %v22, %v7, %v6
+# 4x x0 = x2[2]
+	.loc 1 895
+	vspltw %v0, %v24, 2
+# 4x a1 = a1 + maddwd(w1, x0)
+	.loc 1 896
+	vmsumshm %v1, %v11, %v0, %v1
+# 4x a2 = a2 + maddwd(w3, x0)
+	.loc 1 897
+	vmsumshm %v2, %v10, %v0, %v2
+# 4x a3 = a3 + maddwd(w5, x0)
+	.loc 1 898
+	vmsumshm %v3, %v12, %v0, %v3
+# 4x a4 = a4 + maddwd(w7, x0)
+	.loc 1 899
+	vmsumshm %v4, %v8, %v0, %v4
+# 4x a5 = a5 + maddwd(w9, x0)
+	.loc 1 900
+	vmsumshm %v5, %v13, %v0, %v5
+# 4x a6 = a6 + maddwd(w11, x0)
+	.loc 1 901
+	vmsumshm %v6, %v14, %v0, %v6
+# 4x a7 = z0 + maddwd(w13, x0)
+	.loc 1 902
+	vmsumshm %v0, %v15, %v0, %v9
+# 4x x0 = x2[3]
+	.loc 1 903
+	vspltw %v7, %v24, 3
+# 4x a1 = a1 + maddwd(w0, x0)
+	.loc 1 904
+	vmsumshm %v1, %v16, %v7, %v1
+# 4x a2 = a2 + maddwd(w2, x0)
+	.loc 1 905
+	vmsumshm %v2, %v17, %v7, %v2
+# 4x a3 = a3 + maddwd(w4, x0)
+	.loc 1 906
+	vmsumshm %v3, %v18, %v7, %v3
+# 4x a4 = a4 + maddwd(w6, x0)
+	.loc 1 907
+	vmsumshm %v4, %v19, %v7, %v4
+# 4x a5 = a5 + maddwd(w8, x0)
+	.loc 1 908
+	vmsumshm %v5, %v20, %v7, %v5
+# 4x a6 = a6 + maddwd(w10, x0)
+	.loc 1 909
+	vmsumshm %v6, %v21, %v7, %v6
+# 4x a7 = a7 + maddwd(w12, x0)
+	.loc 1 910
+	vmsumshm %v0, %v22, %v7, %v0
 # x2 = mem128[pb + 16]
-	.loc 1 1099
+	.loc 1 911
 	li %r0, 16
-	lvx %v11, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 1100
-	vsplth %v1, %v11, 0
-# 8x a1 = e0 * x0 + a1
-	.loc 1 1101
-	vmladduhm %v2, %v8, %v1, %v2
-# 8x a2 = e1 * x0 + a2
-	.loc 1 1102
-	vmladduhm %v0, %v7, %v1, %v0
-# 8x a3 = e2 * x0 + a3
-	.loc 1 1103
-	vmladduhm %v3, %v9, %v1, %v3
-# 8x x0 = x2[1]
-	.loc 1 1104
-	vsplth %v1, %v11, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1105
-	vsldoi %v4, %v6, %v8, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1106
-	vmladduhm %v2, %v4, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1107
-	vsldoi %v4, %v8, %v7, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1108
-	vmladduhm %v0, %v4, %v1, %v0
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1109
-	vsldoi %v4, %v7, %v9, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1110
-	vmladduhm %v3, %v4, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 1111
-	vsldoi %v4, %v9, %v6, 14
-# 8x a4 = x1 * x0 + z0
-	.loc 1 1112
-	vmladduhm %v1, %v4, %v1, %v6
-# 8x x0 = x2[2]
-	.loc 1 1113
-	vsplth %v4, %v11, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1114
-	vsldoi %v5, %v6, %v8, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1115
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1116
-	vsldoi %v5, %v8, %v7, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1117
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1118
-	vsldoi %v5, %v7, %v9, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1119
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 1120
-	vsldoi %v5, %v9, %v6, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1121
-	vmladduhm %v1, %v5, %v4, %v1
-# 8x x0 = x2[3]
-	.loc 1 1122
-	vsplth %v4, %v11, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1123
-	vsldoi %v5, %v6, %v8, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1124
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1125
-	vsldoi %v5, %v8, %v7, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1126
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1127
-	vsldoi %v5, %v7, %v9, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1128
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 1129
-	vsldoi %v5, %v9, %v6, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1130
-	vmladduhm %v1, %v5, %v4, %v1
-# 8x x0 = x2[4]
-	.loc 1 1131
-	vsplth %v4, %v11, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1132
-	vsldoi %v5, %v6, %v8, 8
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1133
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1134
-	vsldoi %v5, %v8, %v7, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1135
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1136
-	vsldoi %v5, %v7, %v9, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1137
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 1138
-	vsldoi %v5, %v9, %v6, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1139
-	vmladduhm %v1, %v5, %v4, %v1
-# 8x x0 = x2[5]
-	.loc 1 1140
-	vsplth %v4, %v11, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1141
-	vsldoi %v5, %v6, %v8, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1142
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1143
-	vsldoi %v5, %v8, %v7, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1144
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1145
-	vsldoi %v5, %v7, %v9, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1146
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 1147
-	vsldoi %v5, %v9, %v6, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1148
-	vmladduhm %v1, %v5, %v4, %v1
-# 8x x0 = x2[6]
-	.loc 1 1149
-	vsplth %v4, %v11, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1150
-	vsldoi %v5, %v6, %v8, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1151
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1152
-	vsldoi %v5, %v8, %v7, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1153
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1154
-	vsldoi %v5, %v7, %v9, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1155
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 1156
-	vsldoi %v5, %v9, %v6, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1157
-	vmladduhm %v1, %v5, %v4, %v1
-# 8x x0 = x2[7]
-	.loc 1 1158
-	vsplth %v4, %v11, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1159
-	vsldoi %v5, %v6, %v8, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1160
-	vmladduhm %v11, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1161
-	vsldoi %v2, %v8, %v7, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1162
-	vmladduhm %v0, %v2, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1163
-	vsldoi %v2, %v7, %v9, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1164
-	vmladduhm %v3, %v2, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 1165
-	vsldoi %v2, %v9, %v6, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1166
-	vmladduhm %v1, %v2, %v4, %v1
+	lvx %v25, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 912
+	vspltw %v7, %v25, 0
+# 4x a2 = a2 + maddwd(w1, x0)
+	.loc 1 913
+	vmsumshm %v2, %v11, %v7, %v2
+# 4x a3 = a3 + maddwd(w3, x0)
+	.loc 1 914
+	vmsumshm %v3, %v10, %v7, %v3
+# 4x a4 = a4 + maddwd(w5, x0)
+	.loc 1 915
+	vmsumshm %v4, %v12, %v7, %v4
+# 4x a5 = a5 + maddwd(w7, x0)
+	.loc 1 916
+	vmsumshm %v5, %v8, %v7, %v5
+# 4x a6 = a6 + maddwd(w9, x0)
+	.loc 1 917
+	vmsumshm %v6, %v13, %v7, %v6
+# 4x a7 = a7 + maddwd(w11, x0)
+	.loc 1 918
+	vmsumshm %v24, %v14, %v7, %v0
+# 4x a8 = z0 + maddwd(w13, x0)
+	.loc 1 919
+	vmsumshm %v0, %v15, %v7, %v9
+# 4x x0 = x2[1]
+	.loc 1 920
+	vspltw %v7, %v25, 1
+# 4x a2 = a2 + maddwd(w0, x0)
+	.loc 1 921
+	vmsumshm %v2, %v16, %v7, %v2
+# 4x a3 = a3 + maddwd(w2, x0)
+	.loc 1 922
+	vmsumshm %v3, %v17, %v7, %v3
+# 4x a4 = a4 + maddwd(w4, x0)
+	.loc 1 923
+	vmsumshm %v4, %v18, %v7, %v4
+# 4x a5 = a5 + maddwd(w6, x0)
+	.loc 1 924
+	vmsumshm %v5, %v19, %v7, %v5
+# 4x a6 = a6 + maddwd(w8, x0)
+	.loc 1 925
+	vmsumshm %v6, %v20, %v7, %v6
+# 4x a7 = a7 + maddwd(w10, x0)
+	.loc 1 926
+	vmsumshm %v24, %v21, %v7, %v24
+# 4x a8 = a8 + maddwd(w12, x0)
+	.loc 1 927
+	vmsumshm %v0, %v22, %v7, %v0
+# 4x x0 = x2[2]
+	.loc 1 928
+	vspltw %v7, %v25, 2
+# 4x a3 = a3 + maddwd(w1, x0)
+	.loc 1 929
+	vmsumshm %v27, %v11, %v7, %v3
+# 4x a4 = a4 + maddwd(w3, x0)
+	.loc 1 930
+	vmsumshm %v26, %v10, %v7, %v4
+# 4x a5 = a5 + maddwd(w5, x0)
+	.loc 1 931
+	vmsumshm %v5, %v12, %v7, %v5
+# 4x a6 = a6 + maddwd(w7, x0)
+	.loc 1 932
+	vmsumshm %v6, %v8, %v7, %v6
+# 4x a7 = a7 + maddwd(w9, x0)
+	.loc 1 933
+	vmsumshm %v4, %v13, %v7, %v24
+# 4x a8 = a8 + maddwd(w11, x0)
+	.loc 1 934
+	vmsumshm %v3, %v14, %v7, %v0
+# 4x a9 = z0 + maddwd(w13, x0)
+	.loc 1 935
+	vmsumshm %v7, %v15, %v7, %v9
+# 4x x0 = x2[3]
+	.loc 1 936
+	vspltw %v0, %v25, 3
+# 4x a3 = a3 + maddwd(w0, x0)
+	.loc 1 937
+	vmsumshm %v24, %v16, %v0, %v27
+# 4x a4 = a4 + maddwd(w2, x0)
+	.loc 1 938
+	vmsumshm %v25, %v17, %v0, %v26
+# 4x a5 = a5 + maddwd(w4, x0)
+	.loc 1 939
+	vmsumshm %v26, %v18, %v0, %v5
+# 4x a6 = a6 + maddwd(w6, x0)
+	.loc 1 940
+	vmsumshm %v6, %v19, %v0, %v6
+# 4x a7 = a7 + maddwd(w8, x0)
+	.loc 1 941
+	vmsumshm %v4, %v20, %v0, %v4
+# 4x a8 = a8 + maddwd(w10, x0)
+	.loc 1 942
+	vmsumshm %v5, %v21, %v0, %v3
+# 4x a9 = a9 + maddwd(w12, x0)
+	.loc 1 943
+	vmsumshm %v0, %v22, %v0, %v7
 # x2 = mem128[pb + 32]
-	.loc 1 1167
+	.loc 1 944
 	li %r0, 32
-	lvx %v12, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 1168
-	vsplth %v2, %v12, 0
-# 8x a2 = e0 * x0 + a2
-	.loc 1 1169
-	vmladduhm %v0, %v8, %v2, %v0
-# 8x a3 = e1 * x0 + a3
-	.loc 1 1170
-	vmladduhm %v3, %v7, %v2, %v3
-# 8x a4 = e2 * x0 + a4
-	.loc 1 1171
-	vmladduhm %v1, %v9, %v2, %v1
-# 8x x0 = x2[1]
-	.loc 1 1172
-	vsplth %v2, %v12, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1173
-	vsldoi %v4, %v6, %v8, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1174
-	vmladduhm %v0, %v4, %v2, %v0
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1175
-	vsldoi %v4, %v8, %v7, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1176
-	vmladduhm %v3, %v4, %v2, %v3
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1177
-	vsldoi %v4, %v7, %v9, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1178
-	vmladduhm %v1, %v4, %v2, %v1
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 1179
-	vsldoi %v4, %v9, %v6, 14
-# 8x a5 = x1 * x0 + z0
-	.loc 1 1180
-	vmladduhm %v2, %v4, %v2, %v6
-# 8x x0 = x2[2]
-	.loc 1 1181
-	vsplth %v4, %v12, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1182
-	vsldoi %v5, %v6, %v8, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1183
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1184
-	vsldoi %v5, %v8, %v7, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1185
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1186
-	vsldoi %v5, %v7, %v9, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1187
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 1188
-	vsldoi %v5, %v9, %v6, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1189
-	vmladduhm %v2, %v5, %v4, %v2
-# 8x x0 = x2[3]
-	.loc 1 1190
-	vsplth %v4, %v12, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1191
-	vsldoi %v5, %v6, %v8, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1192
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1193
-	vsldoi %v5, %v8, %v7, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1194
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1195
-	vsldoi %v5, %v7, %v9, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1196
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 1197
-	vsldoi %v5, %v9, %v6, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1198
-	vmladduhm %v2, %v5, %v4, %v2
-# 8x x0 = x2[4]
-	.loc 1 1199
-	vsplth %v4, %v12, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1200
-	vsldoi %v5, %v6, %v8, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1201
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1202
-	vsldoi %v5, %v8, %v7, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1203
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1204
-	vsldoi %v5, %v7, %v9, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1205
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 1206
-	vsldoi %v5, %v9, %v6, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1207
-	vmladduhm %v2, %v5, %v4, %v2
-# 8x x0 = x2[5]
-	.loc 1 1208
-	vsplth %v4, %v12, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1209
-	vsldoi %v5, %v6, %v8, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1210
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1211
-	vsldoi %v5, %v8, %v7, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1212
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1213
-	vsldoi %v5, %v7, %v9, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1214
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 1215
-	vsldoi %v5, %v9, %v6, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1216
-	vmladduhm %v2, %v5, %v4, %v2
-# 8x x0 = x2[6]
-	.loc 1 1217
-	vsplth %v4, %v12, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1218
-	vsldoi %v5, %v6, %v8, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1219
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1220
-	vsldoi %v5, %v8, %v7, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1221
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1222
-	vsldoi %v5, %v7, %v9, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1223
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 1224
-	vsldoi %v5, %v9, %v6, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1225
-	vmladduhm %v2, %v5, %v4, %v2
-# 8x x0 = x2[7]
-	.loc 1 1226
-	vsplth %v4, %v12, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1227
-	vsldoi %v5, %v6, %v8, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1228
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1229
-	vsldoi %v5, %v8, %v7, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1230
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1231
-	vsldoi %v5, %v7, %v9, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1232
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 1233
-	vsldoi %v5, %v9, %v6, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1234
-	vmladduhm %v2, %v5, %v4, %v2
-# mem128[pc] = a0
-	.loc 1 1235
-	stvx %v10, 0, %r6
-# mem128[pc + 16] = a1
-	.loc 1 1236
+	lvx %v7, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 945
+	vspltw %v3, %v7, 0
+# 4x a4 = a4 + maddwd(w1, x0)
+	.loc 1 946
+	vmsumshm %v25, %v11, %v3, %v25
+# 4x a5 = a5 + maddwd(w3, x0)
+	.loc 1 947
+	vmsumshm %v26, %v10, %v3, %v26
+# 4x a6 = a6 + maddwd(w5, x0)
+	.loc 1 948
+	vmsumshm %v6, %v12, %v3, %v6
+# 4x a7 = a7 + maddwd(w7, x0)
+	.loc 1 949
+	vmsumshm %v27, %v8, %v3, %v4
+# 4x a8 = a8 + maddwd(w9, x0)
+	.loc 1 950
+	vmsumshm %v4, %v13, %v3, %v5
+# 4x a9 = a9 + maddwd(w11, x0)
+	.loc 1 951
+	vmsumshm %v5, %v14, %v3, %v0
+# 4x a10 = z0 + maddwd(w13, x0)
+	.loc 1 952
+	vmsumshm %v0, %v15, %v3, %v9
+# 4x x0 = x2[1]
+	.loc 1 953
+	vspltw %v28, %v7, 1
+# 4x a4 = a4 + maddwd(w0, x0)
+	.loc 1 954
+	vmsumshm %v25, %v16, %v28, %v25
+# 4x a5 = a5 + maddwd(w2, x0)
+	.loc 1 955
+	vmsumshm %v3, %v17, %v28, %v26
+# 4x a6 = a6 + maddwd(w4, x0)
+	.loc 1 956
+	vmsumshm %v6, %v18, %v28, %v6
+# 4x a7 = a7 + maddwd(w6, x0)
+	.loc 1 957
+	vmsumshm %v27, %v19, %v28, %v27
+# 4x a8 = a8 + maddwd(w8, x0)
+	.loc 1 958
+	vmsumshm %v4, %v20, %v28, %v4
+# 4x a9 = a9 + maddwd(w10, x0)
+	.loc 1 959
+	vmsumshm %v5, %v21, %v28, %v5
+# 4x a10 = a10 + maddwd(w12, x0)
+	.loc 1 960
+	vmsumshm %v26, %v22, %v28, %v0
+# 4x x0 = x2[2]
+	.loc 1 961
+	vspltw %v0, %v7, 2
+# 4x a5 = a5 + maddwd(w1, x0)
+	.loc 1 962
+	vmsumshm %v11, %v11, %v0, %v3
+# 4x a6 = a6 + maddwd(w3, x0)
+	.loc 1 963
+	vmsumshm %v10, %v10, %v0, %v6
+# 4x a7 = a7 + maddwd(w5, x0)
+	.loc 1 964
+	vmsumshm %v3, %v12, %v0, %v27
+# 4x a8 = a8 + maddwd(w7, x0)
+	.loc 1 965
+	vmsumshm %v4, %v8, %v0, %v4
+# 4x a9 = a9 + maddwd(w9, x0)
+	.loc 1 966
+	vmsumshm %v5, %v13, %v0, %v5
+# 4x a10 = a10 + maddwd(w11, x0)
+	.loc 1 967
+	vmsumshm %v6, %v14, %v0, %v26
+# 4x a11 = z0 + maddwd(w13, x0)
+	.loc 1 968
+	vmsumshm %v0, %v15, %v0, %v9
+# 4x x0 = x2[3]
+	.loc 1 969
+	vspltw %v7, %v7, 3
+# 4x a5 = a5 + maddwd(w0, x0)
+	.loc 1 970
+	vmsumshm %v11, %v16, %v7, %v11
+# 4x a6 = a6 + maddwd(w2, x0)
+	.loc 1 971
+	vmsumshm %v10, %v17, %v7, %v10
+# 4x a7 = a7 + maddwd(w4, x0)
+	.loc 1 972
+	vmsumshm %v3, %v18, %v7, %v3
+# 4x a8 = a8 + maddwd(w6, x0)
+	.loc 1 973
+	vmsumshm %v4, %v19, %v7, %v4
+# 4x a9 = a9 + maddwd(w8, x0)
+	.loc 1 974
+	vmsumshm %v5, %v20, %v7, %v5
+# 4x a10 = a10 + maddwd(w10, x0)
+	.loc 1 975
+	vmsumshm %v6, %v21, %v7, %v6
+# 4x a11 = a11 + maddwd(w12, x0)
+	.loc 1 976
+	vmsumshm %v0, %v22, %v7, %v0
+# mem128[qa] = a0
+	.loc 1 977
+	stvx %v23, 0, %r8
+# mem128[qa + 16] = a1
+	.loc 1 978
 	li %r0, 16
-	stvx %v11, %r6, %r0
-# mem128[pc + 32] = a2
-	.loc 1 1237
+	stvx %v1, %r8, %r0
+# mem128[qa + 32] = a2
+	.loc 1 979
 	li %r0, 32
-	stvx %v0, %r6, %r0
-# mem128[pc + 48] = a3
-	.loc 1 1238
+	stvx %v2, %r8, %r0
+# mem128[qa + 48] = a3
+	.loc 1 980
 	li %r0, 48
-	stvx %v3, %r6, %r0
-# mem128[pc + 64] = a4
-	.loc 1 1239
+	stvx %v24, %r8, %r0
+# mem128[qa + 64] = a4
+	.loc 1 981
 	li %r0, 64
-	stvx %v1, %r6, %r0
-# mem128[pc + 80] = a5
-	.loc 1 1240
+	stvx %v25, %r8, %r0
+# mem128[qa + 80] = a5
+	.loc 1 982
 	li %r0, 80
-	stvx %v2, %r6, %r0
-# pa = pa + 96
-	.loc 1 1241
-	addi %r4, %r4, 96
-# pb = pb + 48
-	.loc 1 1242
-	addi %r5, %r5, 48
-# pc = pc + 96
-	.loc 1 1243
-	addi %r6, %r6, 96
-# i0 = i0 - 1
-	.loc 1 1244
-	addi %r7, %r7, -1
-# =? i0 - 0
-	.loc 1 1245
-	cmplwi %cr0, %r7, 0
-# goto loop23 if !=
-	.loc 1 1246
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop23
-# pa = 86544
-	.loc 1 1247
-	lis %r4, 1
-	ori %r4, %r4, 21008
-# pa = w + pa
-	.loc 1 1248
-	add %r6, %r8, %r4
-# pb = w + 4800
-	.loc 1 1249
-	addi %r4, %r8, 4800
-# i0 = 162
-	.loc 1 1250
-	li %r5, 162
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop24:
-# qb = pa + 96
-	.loc 1 1253
-	addi %r7, %r6, 96
-# qc = pa + 192
-	.loc 1 1254
-	addi %r9, %r6, 192
-# x0 = mem128[qa]
-	.loc 1 1256
-	lvx %v0, 0, %r6
-# x1 = mem128[qa + 48]
-	.loc 1 1257
-	li %r0, 48
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc]
-	.loc 1 1258
-	lvx %v2, 0, %r9
-# x3 = mem128[qc + 48]
-	.loc 1 1259
-	li %r0, 48
-	lvx %v3, %r9, %r0
-# mem128[qd] = x0
-	.loc 1 1260
-	stvx %v0, 0, %r4
-# mem128[qd + 144] = x3
-	.loc 1 1261
+	stvx %v11, %r8, %r0
+# mem128[qa + 96] = a6
+	.loc 1 983
+	li %r0, 96
+	stvx %v10, %r8, %r0
+# mem128[qa + 112] = a7
+	.loc 1 984
+	li %r0, 112
+	stvx %v3, %r8, %r0
+# mem128[qa + 128] = a8
+	.loc 1 985
+	li %r0, 128
+	stvx %v4, %r8, %r0
+# mem128[qa + 144] = a9
+	.loc 1 986
 	li %r0, 144
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
+	stvx %v5, %r8, %r0
+# mem128[qa + 160] = a10
+	.loc 1 987
+	li %r0, 160
+	stvx %v6, %r8, %r0
+# mem128[qa + 176] = a11
+	.loc 1 988
+	li %r0, 176
+	stvx %v0, %r8, %r0
+# e0 = mem128[pa + 144]
+	.loc 1 989
+	li %r0, 144
+	lvx %v0, %r4, %r0
+# e1 = mem128[pa + 160]
+	.loc 1 990
+	li %r0, 160
+	lvx %v1, %r4, %r0
+# e2 = mem128[pa + 176]
+	.loc 1 991
+	li %r0, 176
+	lvx %v2, %r4, %r0
+# x1 = shiftleftbytes(z0, e0, 14)
+	.loc 1 992
+	vsldoi %v3, %v9, %v0, 14
+# w1 = unpacklo16(e0, x1)
+	.loc 1 993
+	vmrghh %v11, %v0, %v3
+# w3 = unpackhi16(e0, x1)
+	.loc 1 994
+	vmrglh %v10, %v0, %v3
+# x1 = shiftleftbytes(e0, e1, 14)
+	.loc 1 995
+	vsldoi %v3, %v0, %v1, 14
+# w5 = unpacklo16(e1, x1)
+	.loc 1 996
+	vmrghh %v12, %v1, %v3
+# w7 = unpackhi16(e1, x1)
+	.loc 1 997
+	vmrglh %v8, %v1, %v3
+# x1 = shiftleftbytes(e1, e2, 14)
+	.loc 1 998
+	vsldoi %v3, %v1, %v2, 14
+# w9 = unpacklo16(e2, x1)
+	.loc 1 999
+	vmrghh %v13, %v2, %v3
+# w11 = unpackhi16(e2, x1)
+	.loc 1 1000
+	vmrglh %v14, %v2, %v3
+# x1 = shiftleftbytes(e2, z0, 14)
+	.loc 1 1001
+	vsldoi %v3, %v2, %v9, 14
+# w13 = unpacklo16(z0, x1)
+	.loc 1 1002
+	vmrghh %v15, %v9, %v3
+# x0 = shiftleftbytes(z0, e0, 4)
+	.loc 1 1003
+	vsldoi %v3, %v9, %v0, 4
+# x1 = shiftleftbytes(z0, e0, 2)
+	.loc 1 1004
+	vsldoi %v4, %v9, %v0, 2
+# w0 = unpackhi16(x0, x1)
+	.loc 1 1005
+	vmrglh %v16, %v3, %v4
+# x0 = shiftleftbytes(e0, e1, 4)
+	.loc 1 1006
+	vsldoi %v3, %v0, %v1, 4
+# x1 = shiftleftbytes(e0, e1, 2)
+	.loc 1 1007
+	vsldoi %v0, %v0, %v1, 2
+# w2 = unpacklo16(x0, x1)
+	.loc 1 1008
+	vmrghh %v17, %v3, %v0
+# w4 = unpackhi16(x0, x1)
+	.loc 1 1009
+	vmrglh %v18, %v3, %v0
+# x0 = shiftleftbytes(e1, e2, 4)
+	.loc 1 1010
+	vsldoi %v0, %v1, %v2, 4
+# x1 = shiftleftbytes(e1, e2, 2)
+	.loc 1 1011
+	vsldoi %v1, %v1, %v2, 2
+# w6 = unpacklo16(x0, x1)
+	.loc 1 1012
+	vmrghh %v19, %v0, %v1
+# w8 = unpackhi16(x0, x1)
+	.loc 1 1013
+	vmrglh %v20, %v0, %v1
+# x0 = shiftleftbytes(e2, z0, 4)
+	.loc 1 1014
+	vsldoi %v0, %v2, %v9, 4
+# x1 = shiftleftbytes(e2, z0, 2)
+	.loc 1 1015
+	vsldoi %v1, %v2, %v9, 2
+# w10 = unpacklo16(x0, x1)
+	.loc 1 1016
+	vmrghh %v21, %v0, %v1
+# w12 = unpackhi16(x0, x1)
+	.loc 1 1017
+	vmrglh %v23, %v0, %v1
+# x2 = mem128[pb + 48]
+	.loc 1 1018
+	li %r0, 48
+	lvx %v22, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1019
+	vspltw %v0, %v22, 0
+# 4x a0 = z0 + maddwd(w1, x0)
+	.loc 1 1020
+	vmsumshm %v1, %v11, %v0, %v9
+# 4x a1 = z0 + maddwd(w3, x0)
+	.loc 1 1021
+	vmsumshm %v2, %v10, %v0, %v9
+# 4x a2 = z0 + maddwd(w5, x0)
+	.loc 1 1022
+	vmsumshm %v3, %v12, %v0, %v9
+# 4x a3 = z0 + maddwd(w7, x0)
+	.loc 1 1023
+	vmsumshm %v4, %v8, %v0, %v9
+# 4x a4 = z0 + maddwd(w9, x0)
+	.loc 1 1024
+	vmsumshm %v5, %v13, %v0, %v9
+# 4x a5 = z0 + maddwd(w11, x0)
+	.loc 1 1025
+	vmsumshm %v6, %v14, %v0, %v9
+# 4x a6 = z0 + maddwd(w13, x0)
+	.loc 1 1026
+	vmsumshm %v0, %v15, %v0, %v9
+# 4x x0 = x2[1]
+	.loc 1 1027
+	vspltw %v7, %v22, 1
+# 4x a0 = a0 + maddwd(w0, x0)
+	.loc 1 1028
+	vmsumshm %v24, %v16, %v7, %v1
+# 4x a1 = a1 + maddwd(w2, x0)
+	.loc 1 1029
+	vmsumshm %v2, %v17, %v7, %v2
+# 4x a2 = a2 + maddwd(w4, x0)
+	.loc 1 1030
+	vmsumshm %v3, %v18, %v7, %v3
+# 4x a3 = a3 + maddwd(w6, x0)
+	.loc 1 1031
+	vmsumshm %v4, %v19, %v7, %v4
+# 4x a4 = a4 + maddwd(w8, x0)
+	.loc 1 1032
+	vmsumshm %v5, %v20, %v7, %v5
+# 4x a5 = a5 + maddwd(w10, x0)
+	.loc 1 1033
+	vmsumshm %v6, %v21, %v7, %v6
+# 4x a6 = a6 + maddwd(w12, x0)
+	.loc 1 1034
+	vmsumshm %v0, %v23, %v7, %v0
+# 4x x0 = x2[2]
+	.loc 1 1035
+	vspltw %v1, %v22, 2
+# 4x a1 = a1 + maddwd(w1, x0)
+	.loc 1 1036
+	vmsumshm %v2, %v11, %v1, %v2
+# 4x a2 = a2 + maddwd(w3, x0)
+	.loc 1 1037
+	vmsumshm %v3, %v10, %v1, %v3
+# 4x a3 = a3 + maddwd(w5, x0)
+	.loc 1 1038
+	vmsumshm %v4, %v12, %v1, %v4
+# 4x a4 = a4 + maddwd(w7, x0)
+	.loc 1 1039
+	vmsumshm %v5, %v8, %v1, %v5
+# 4x a5 = a5 + maddwd(w9, x0)
+	.loc 1 1040
+	vmsumshm %v6, %v13, %v1, %v6
+# 4x a6 = a6 + maddwd(w11, x0)
+	.loc 1 1041
+	vmsumshm %v0, %v14, %v1, %v0
+# 4x a7 = z0 + maddwd(w13, x0)
+	.loc 1 1042
+	vmsumshm %v1, %v15, %v1, %v9
+# 4x x0 = x2[3]
+	.loc 1 1043
+	vspltw %v7, %v22, 3
+# 4x a1 = a1 + maddwd(w0, x0)
+	.loc 1 1044
+	vmsumshm %v22, %v16, %v7, %v2
+# 4x a2 = a2 + maddwd(w2, x0)
+	.loc 1 1045
+	vmsumshm %v3, %v17, %v7, %v3
+# 4x a3 = a3 + maddwd(w4, x0)
+	.loc 1 1046
+	vmsumshm %v4, %v18, %v7, %v4
+# 4x a4 = a4 + maddwd(w6, x0)
+	.loc 1 1047
+	vmsumshm %v5, %v19, %v7, %v5
+# 4x a5 = a5 + maddwd(w8, x0)
+	.loc 1 1048
+	vmsumshm %v6, %v20, %v7, %v6
+# 4x a6 = a6 + maddwd(w10, x0)
+	.loc 1 1049
+	vmsumshm %v0, %v21, %v7, %v0
+# 4x a7 = a7 + maddwd(w12, x0)
+	.loc 1 1050
+	vmsumshm %v1, %v23, %v7, %v1
+# x2 = mem128[pb + 64]
+	.loc 1 1051
+	li %r0, 64
+	lvx %v7, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1052
+	vspltw %v2, %v7, 0
+# 4x a2 = a2 + maddwd(w1, x0)
+	.loc 1 1053
+	vmsumshm %v3, %v11, %v2, %v3
+# 4x a3 = a3 + maddwd(w3, x0)
+	.loc 1 1054
+	vmsumshm %v4, %v10, %v2, %v4
+# 4x a4 = a4 + maddwd(w5, x0)
+	.loc 1 1055
+	vmsumshm %v5, %v12, %v2, %v5
+# 4x a5 = a5 + maddwd(w7, x0)
+	.loc 1 1056
+	vmsumshm %v6, %v8, %v2, %v6
+# 4x a6 = a6 + maddwd(w9, x0)
+	.loc 1 1057
+	vmsumshm %v0, %v13, %v2, %v0
+# 4x a7 = a7 + maddwd(w11, x0)
+	.loc 1 1058
+	vmsumshm %v1, %v14, %v2, %v1
+# 4x a8 = z0 + maddwd(w13, x0)
+	.loc 1 1059
+	vmsumshm %v2, %v15, %v2, %v9
+# 4x x0 = x2[1]
+	.loc 1 1060
+	vspltw %v25, %v7, 1
+# 4x a2 = a2 + maddwd(w0, x0)
+	.loc 1 1061
+	vmsumshm %v3, %v16, %v25, %v3
+# 4x a3 = a3 + maddwd(w2, x0)
+	.loc 1 1062
+	vmsumshm %v4, %v17, %v25, %v4
+# 4x a4 = a4 + maddwd(w4, x0)
+	.loc 1 1063
+	vmsumshm %v5, %v18, %v25, %v5
+# 4x a5 = a5 + maddwd(w6, x0)
+	.loc 1 1064
+	vmsumshm %v6, %v19, %v25, %v6
+# 4x a6 = a6 + maddwd(w8, x0)
+	.loc 1 1065
+	vmsumshm %v0, %v20, %v25, %v0
+# 4x a7 = a7 + maddwd(w10, x0)
+	.loc 1 1066
+	vmsumshm %v1, %v21, %v25, %v1
+# 4x a8 = a8 + maddwd(w12, x0)
+	.loc 1 1067
+	vmsumshm %v2, %v23, %v25, %v2
+# 4x x0 = x2[2]
+	.loc 1 1068
+	vspltw %v25, %v7, 2
+# 4x a3 = a3 + maddwd(w1, x0)
+	.loc 1 1069
+	vmsumshm %v26, %v11, %v25, %v4
+# 4x a4 = a4 + maddwd(w3, x0)
+	.loc 1 1070
+	vmsumshm %v5, %v10, %v25, %v5
+# 4x a5 = a5 + maddwd(w5, x0)
+	.loc 1 1071
+	vmsumshm %v6, %v12, %v25, %v6
+# 4x a6 = a6 + maddwd(w7, x0)
+	.loc 1 1072
+	vmsumshm %v4, %v8, %v25, %v0
+# 4x a7 = a7 + maddwd(w9, x0)
+	.loc 1 1073
+	vmsumshm %v1, %v13, %v25, %v1
+# 4x a8 = a8 + maddwd(w11, x0)
+	.loc 1 1074
+	vmsumshm %v2, %v14, %v25, %v2
+# 4x a9 = z0 + maddwd(w13, x0)
+	.loc 1 1075
+	vmsumshm %v27, %v15, %v25, %v9
+# 4x x0 = x2[3]
+	.loc 1 1076
+	vspltw %v0, %v7, 3
+# 4x a3 = a3 + maddwd(w0, x0)
+	.loc 1 1077
+	vmsumshm %v25, %v16, %v0, %v26
+# 4x a4 = a4 + maddwd(w2, x0)
+	.loc 1 1078
+	vmsumshm %v26, %v17, %v0, %v5
+# 4x a5 = a5 + maddwd(w4, x0)
+	.loc 1 1079
+	vmsumshm %v7, %v18, %v0, %v6
+# 4x a6 = a6 + maddwd(w6, x0)
+	.loc 1 1080
+	vmsumshm %v4, %v19, %v0, %v4
+# 4x a7 = a7 + maddwd(w8, x0)
+	.loc 1 1081
+	vmsumshm %v1, %v20, %v0, %v1
+# 4x a8 = a8 + maddwd(w10, x0)
+	.loc 1 1082
+	vmsumshm %v2, %v21, %v0, %v2
+# 4x a9 = a9 + maddwd(w12, x0)
+	.loc 1 1083
+	vmsumshm %v0, %v23, %v0, %v27
+# x2 = mem128[pb + 80]
+	.loc 1 1084
+	li %r0, 80
+	lvx %v6, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1085
+	vspltw %v5, %v6, 0
+# 4x a4 = a4 + maddwd(w1, x0)
+	.loc 1 1086
+	vmsumshm %v26, %v11, %v5, %v26
+# 4x a5 = a5 + maddwd(w3, x0)
+	.loc 1 1087
+	vmsumshm %v7, %v10, %v5, %v7
+# 4x a6 = a6 + maddwd(w5, x0)
+	.loc 1 1088
+	vmsumshm %v4, %v12, %v5, %v4
+# 4x a7 = a7 + maddwd(w7, x0)
+	.loc 1 1089
+	vmsumshm %v27, %v8, %v5, %v1
+# 4x a8 = a8 + maddwd(w9, x0)
+	.loc 1 1090
+	vmsumshm %v1, %v13, %v5, %v2
+# 4x a9 = a9 + maddwd(w11, x0)
+	.loc 1 1091
+	vmsumshm %v2, %v14, %v5, %v0
+# 4x a10 = z0 + maddwd(w13, x0)
+	.loc 1 1092
+	vmsumshm %v0, %v15, %v5, %v9
+# 4x x0 = x2[1]
+	.loc 1 1093
+	vspltw %v5, %v6, 1
+# 4x a4 = a4 + maddwd(w0, x0)
+	.loc 1 1094
+	vmsumshm %v26, %v16, %v5, %v26
+# 4x a5 = a5 + maddwd(w2, x0)
+	.loc 1 1095
+	vmsumshm %v7, %v17, %v5, %v7
+# 4x a6 = a6 + maddwd(w4, x0)
+	.loc 1 1096
+	vmsumshm %v4, %v18, %v5, %v4
+# 4x a7 = a7 + maddwd(w6, x0)
+	.loc 1 1097
+	vmsumshm %v27, %v19, %v5, %v27
+# 4x a8 = a8 + maddwd(w8, x0)
+	.loc 1 1098
+	vmsumshm %v1, %v20, %v5, %v1
+# 4x a9 = a9 + maddwd(w10, x0)
+	.loc 1 1099
+	vmsumshm %v2, %v21, %v5, %v2
+# 4x a10 = a10 + maddwd(w12, x0)
+	.loc 1 1100
+	vmsumshm %v28, %v23, %v5, %v0
+# 4x x0 = x2[2]
+	.loc 1 1101
+	vspltw %v5, %v6, 2
+# 4x a5 = a5 + maddwd(w1, x0)
+	.loc 1 1102
+	vmsumshm %v7, %v11, %v5, %v7
+# 4x a6 = a6 + maddwd(w3, x0)
+	.loc 1 1103
+	vmsumshm %v10, %v10, %v5, %v4
+# 4x a7 = a7 + maddwd(w5, x0)
+	.loc 1 1104
+	vmsumshm %v0, %v12, %v5, %v27
+# 4x a8 = a8 + maddwd(w7, x0)
+	.loc 1 1105
+	vmsumshm %v1, %v8, %v5, %v1
+# 4x a9 = a9 + maddwd(w9, x0)
+	.loc 1 1106
+	vmsumshm %v2, %v13, %v5, %v2
+# 4x a10 = a10 + maddwd(w11, x0)
+	.loc 1 1107
+	vmsumshm %v4, %v14, %v5, %v28
+# 4x a11 = z0 + maddwd(w13, x0)
+	.loc 1 1108
+	vmsumshm %v5, %v15, %v5, %v9
+# 4x x0 = x2[3]
+	.loc 1 1109
+	vspltw %v6, %v6, 3
+# 4x a5 = a5 + maddwd(w0, x0)
+	.loc 1 1110
+	vmsumshm %v7, %v16, %v6, %v7
+# 4x a6 = a6 + maddwd(w2, x0)
+	.loc 1 1111
+	vmsumshm %v10, %v17, %v6, %v10
+# 4x a7 = a7 + maddwd(w4, x0)
+	.loc 1 1112
+	vmsumshm %v0, %v18, %v6, %v0
+# 4x a8 = a8 + maddwd(w6, x0)
+	.loc 1 1113
+	vmsumshm %v1, %v19, %v6, %v1
+# 4x a9 = a9 + maddwd(w8, x0)
+	.loc 1 1114
+	vmsumshm %v2, %v20, %v6, %v2
+# 4x a10 = a10 + maddwd(w10, x0)
+	.loc 1 1115
+	vmsumshm %v4, %v21, %v6, %v4
+# 4x a11 = a11 + maddwd(w12, x0)
+	.loc 1 1116
+	vmsumshm %v5, %v23, %v6, %v5
+# mem128[qa + 192] = a0
+	.loc 1 1117
+	li %r0, 192
+	stvx %v24, %r8, %r0
+# mem128[qa + 208] = a1
+	.loc 1 1118
+	li %r0, 208
+	stvx %v22, %r8, %r0
+# mem128[qa + 224] = a2
+	.loc 1 1119
+	li %r0, 224
+	stvx %v3, %r8, %r0
+# mem128[qa + 240] = a3
+	.loc 1 1120
+	li %r0, 240
+	stvx %v25, %r8, %r0
+# mem128[qa + 256] = a4
+	.loc 1 1121
+	li %r0, 256
+	stvx %v26, %r8, %r0
+# mem128[qa + 272] = a5
+	.loc 1 1122
+	li %r0, 272
+	stvx %v7, %r8, %r0
+# mem128[qa + 288] = a6
+	.loc 1 1123
+	li %r0, 288
+	stvx %v10, %r8, %r0
+# mem128[qa + 304] = a7
+	.loc 1 1124
+	li %r0, 304
+	stvx %v0, %r8, %r0
+# mem128[qa + 320] = a8
+	.loc 1 1125
+	li %r0, 320
+	stvx %v1, %r8, %r0
+# mem128[qa + 336] = a9
+	.loc 1 1126
+	li %r0, 336
+	stvx %v2, %r8, %r0
+# mem128[qa + 352] = a10
+	.loc 1 1127
+	li %r0, 352
+	stvx %v4, %r8, %r0
+# mem128[qa + 368] = a11
+	.loc 1 1128
+	li %r0, 368
+	stvx %v5, %r8, %r0
+# e0 = mem128[pa + 240]
+	.loc 1 1129
+	li %r0, 240
+	lvx %v0, %r4, %r0
+# e1 = mem128[pa + 256]
+	.loc 1 1130
+	li %r0, 256
+	lvx %v1, %r4, %r0
+# e2 = mem128[pa + 272]
+	.loc 1 1131
+	li %r0, 272
+	lvx %v2, %r4, %r0
+# x1 = shiftleftbytes(z0, e0, 14)
+	.loc 1 1132
+	vsldoi %v3, %v9, %v0, 14
+# w1 = unpacklo16(e0, x1)
+	.loc 1 1133
+	vmrghh %v11, %v0, %v3
+# w3 = unpackhi16(e0, x1)
+	.loc 1 1134
+	vmrglh %v10, %v0, %v3
+# x1 = shiftleftbytes(e0, e1, 14)
+	.loc 1 1135
+	vsldoi %v3, %v0, %v1, 14
+# w5 = unpacklo16(e1, x1)
+	.loc 1 1136
+	vmrghh %v12, %v1, %v3
+# w7 = unpackhi16(e1, x1)
+	.loc 1 1137
+	vmrglh %v8, %v1, %v3
+# x1 = shiftleftbytes(e1, e2, 14)
+	.loc 1 1138
+	vsldoi %v3, %v1, %v2, 14
+# w9 = unpacklo16(e2, x1)
+	.loc 1 1139
+	vmrghh %v13, %v2, %v3
+# w11 = unpackhi16(e2, x1)
+	.loc 1 1140
+	vmrglh %v14, %v2, %v3
+# x1 = shiftleftbytes(e2, z0, 14)
+	.loc 1 1141
+	vsldoi %v3, %v2, %v9, 14
+# w13 = unpacklo16(z0, x1)
+	.loc 1 1142
+	vmrghh %v15, %v9, %v3
+# x0 = shiftleftbytes(z0, e0, 4)
+	.loc 1 1143
+	vsldoi %v3, %v9, %v0, 4
+# x1 = shiftleftbytes(z0, e0, 2)
+	.loc 1 1144
+	vsldoi %v4, %v9, %v0, 2
+# w0 = unpackhi16(x0, x1)
+	.loc 1 1145
+	vmrglh %v16, %v3, %v4
+# x0 = shiftleftbytes(e0, e1, 4)
+	.loc 1 1146
+	vsldoi %v3, %v0, %v1, 4
+# x1 = shiftleftbytes(e0, e1, 2)
+	.loc 1 1147
+	vsldoi %v0, %v0, %v1, 2
+# w2 = unpacklo16(x0, x1)
+	.loc 1 1148
+	vmrghh %v17, %v3, %v0
+# w4 = unpackhi16(x0, x1)
+	.loc 1 1149
+	vmrglh %v18, %v3, %v0
+# x0 = shiftleftbytes(e1, e2, 4)
+	.loc 1 1150
+	vsldoi %v0, %v1, %v2, 4
+# x1 = shiftleftbytes(e1, e2, 2)
+	.loc 1 1151
+	vsldoi %v1, %v1, %v2, 2
+# w6 = unpacklo16(x0, x1)
+	.loc 1 1152
+	vmrghh %v19, %v0, %v1
+# w8 = unpackhi16(x0, x1)
+	.loc 1 1153
+	vmrglh %v20, %v0, %v1
+# x0 = shiftleftbytes(e2, z0, 4)
+	.loc 1 1154
+	vsldoi %v0, %v2, %v9, 4
+# x1 = shiftleftbytes(e2, z0, 2)
+	.loc 1 1155
+	vsldoi %v1, %v2, %v9, 2
+# w10 = unpacklo16(x0, x1)
+	.loc 1 1156
+	vmrghh %v21, %v0, %v1
+# w12 = unpackhi16(x0, x1)
+	.loc 1 1157
+	vmrglh %v23, %v0, %v1
+# x2 = mem128[pb + 96]
+	.loc 1 1158
+	li %r0, 96
+	lvx %v22, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1159
+	vspltw %v0, %v22, 0
+# 4x a0 = z0 + maddwd(w1, x0)
+	.loc 1 1160
+	vmsumshm %v1, %v11, %v0, %v9
+# 4x a1 = z0 + maddwd(w3, x0)
+	.loc 1 1161
+	vmsumshm %v2, %v10, %v0, %v9
+# 4x a2 = z0 + maddwd(w5, x0)
+	.loc 1 1162
+	vmsumshm %v3, %v12, %v0, %v9
+# 4x a3 = z0 + maddwd(w7, x0)
+	.loc 1 1163
+	vmsumshm %v4, %v8, %v0, %v9
+# 4x a4 = z0 + maddwd(w9, x0)
+	.loc 1 1164
+	vmsumshm %v5, %v13, %v0, %v9
+# 4x a5 = z0 + maddwd(w11, x0)
+	.loc 1 1165
+	vmsumshm %v6, %v14, %v0, %v9
+# 4x a6 = z0 + maddwd(w13, x0)
+	.loc 1 1166
+	vmsumshm %v0, %v15, %v0, %v9
+# 4x x0 = x2[1]
+	.loc 1 1167
+	vspltw %v7, %v22, 1
+# 4x a0 = a0 + maddwd(w0, x0)
+	.loc 1 1168
+	vmsumshm %v24, %v16, %v7, %v1
+# 4x a1 = a1 + maddwd(w2, x0)
+	.loc 1 1169
+	vmsumshm %v2, %v17, %v7, %v2
+# 4x a2 = a2 + maddwd(w4, x0)
+	.loc 1 1170
+	vmsumshm %v3, %v18, %v7, %v3
+# 4x a3 = a3 + maddwd(w6, x0)
+	.loc 1 1171
+	vmsumshm %v4, %v19, %v7, %v4
+# 4x a4 = a4 + maddwd(w8, x0)
+	.loc 1 1172
+	vmsumshm %v5, %v20, %v7, %v5
+# 4x a5 = a5 + maddwd(w10, x0)
+	.loc 1 1173
+	vmsumshm %v6, %v21, %v7, %v6
+# 4x a6 = a6 + maddwd(w12, x0)
+	.loc 1 1174
+	vmsumshm %v0, %v23, %v7, %v0
+# 4x x0 = x2[2]
+	.loc 1 1175
+	vspltw %v1, %v22, 2
+# 4x a1 = a1 + maddwd(w1, x0)
+	.loc 1 1176
+	vmsumshm %v2, %v11, %v1, %v2
+# 4x a2 = a2 + maddwd(w3, x0)
+	.loc 1 1177
+	vmsumshm %v3, %v10, %v1, %v3
+# 4x a3 = a3 + maddwd(w5, x0)
+	.loc 1 1178
+	vmsumshm %v4, %v12, %v1, %v4
+# 4x a4 = a4 + maddwd(w7, x0)
+	.loc 1 1179
+	vmsumshm %v5, %v8, %v1, %v5
+# 4x a5 = a5 + maddwd(w9, x0)
+	.loc 1 1180
+	vmsumshm %v6, %v13, %v1, %v6
+# 4x a6 = a6 + maddwd(w11, x0)
+	.loc 1 1181
+	vmsumshm %v0, %v14, %v1, %v0
+# 4x a7 = z0 + maddwd(w13, x0)
+	.loc 1 1182
+	vmsumshm %v1, %v15, %v1, %v9
+# 4x x0 = x2[3]
+	.loc 1 1183
+	vspltw %v7, %v22, 3
+# 4x a1 = a1 + maddwd(w0, x0)
+	.loc 1 1184
+	vmsumshm %v22, %v16, %v7, %v2
+# 4x a2 = a2 + maddwd(w2, x0)
+	.loc 1 1185
+	vmsumshm %v3, %v17, %v7, %v3
+# 4x a3 = a3 + maddwd(w4, x0)
+	.loc 1 1186
+	vmsumshm %v4, %v18, %v7, %v4
+# 4x a4 = a4 + maddwd(w6, x0)
+	.loc 1 1187
+	vmsumshm %v5, %v19, %v7, %v5
+# 4x a5 = a5 + maddwd(w8, x0)
+	.loc 1 1188
+	vmsumshm %v6, %v20, %v7, %v6
+# 4x a6 = a6 + maddwd(w10, x0)
+	.loc 1 1189
+	vmsumshm %v0, %v21, %v7, %v0
+# 4x a7 = a7 + maddwd(w12, x0)
+	.loc 1 1190
+	vmsumshm %v1, %v23, %v7, %v1
+# x2 = mem128[pb + 112]
+	.loc 1 1191
+	li %r0, 112
+	lvx %v7, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1192
+	vspltw %v2, %v7, 0
+# 4x a2 = a2 + maddwd(w1, x0)
+	.loc 1 1193
+	vmsumshm %v3, %v11, %v2, %v3
+# 4x a3 = a3 + maddwd(w3, x0)
+	.loc 1 1194
+	vmsumshm %v4, %v10, %v2, %v4
+# 4x a4 = a4 + maddwd(w5, x0)
+	.loc 1 1195
+	vmsumshm %v5, %v12, %v2, %v5
+# 4x a5 = a5 + maddwd(w7, x0)
+	.loc 1 1196
+	vmsumshm %v6, %v8, %v2, %v6
+# 4x a6 = a6 + maddwd(w9, x0)
+	.loc 1 1197
+	vmsumshm %v0, %v13, %v2, %v0
+# 4x a7 = a7 + maddwd(w11, x0)
+	.loc 1 1198
+	vmsumshm %v1, %v14, %v2, %v1
+# 4x a8 = z0 + maddwd(w13, x0)
+	.loc 1 1199
+	vmsumshm %v2, %v15, %v2, %v9
+# 4x x0 = x2[1]
+	.loc 1 1200
+	vspltw %v25, %v7, 1
+# 4x a2 = a2 + maddwd(w0, x0)
+	.loc 1 1201
+	vmsumshm %v3, %v16, %v25, %v3
+# 4x a3 = a3 + maddwd(w2, x0)
+	.loc 1 1202
+	vmsumshm %v4, %v17, %v25, %v4
+# 4x a4 = a4 + maddwd(w4, x0)
+	.loc 1 1203
+	vmsumshm %v5, %v18, %v25, %v5
+# 4x a5 = a5 + maddwd(w6, x0)
+	.loc 1 1204
+	vmsumshm %v6, %v19, %v25, %v6
+# 4x a6 = a6 + maddwd(w8, x0)
+	.loc 1 1205
+	vmsumshm %v0, %v20, %v25, %v0
+# 4x a7 = a7 + maddwd(w10, x0)
+	.loc 1 1206
+	vmsumshm %v1, %v21, %v25, %v1
+# 4x a8 = a8 + maddwd(w12, x0)
+	.loc 1 1207
+	vmsumshm %v2, %v23, %v25, %v2
+# 4x x0 = x2[2]
+	.loc 1 1208
+	vspltw %v25, %v7, 2
+# 4x a3 = a3 + maddwd(w1, x0)
+	.loc 1 1209
+	vmsumshm %v26, %v11, %v25, %v4
+# 4x a4 = a4 + maddwd(w3, x0)
+	.loc 1 1210
+	vmsumshm %v5, %v10, %v25, %v5
+# 4x a5 = a5 + maddwd(w5, x0)
+	.loc 1 1211
+	vmsumshm %v6, %v12, %v25, %v6
+# 4x a6 = a6 + maddwd(w7, x0)
+	.loc 1 1212
+	vmsumshm %v4, %v8, %v25, %v0
+# 4x a7 = a7 + maddwd(w9, x0)
+	.loc 1 1213
+	vmsumshm %v1, %v13, %v25, %v1
+# 4x a8 = a8 + maddwd(w11, x0)
+	.loc 1 1214
+	vmsumshm %v2, %v14, %v25, %v2
+# 4x a9 = z0 + maddwd(w13, x0)
+	.loc 1 1215
+	vmsumshm %v27, %v15, %v25, %v9
+# 4x x0 = x2[3]
+	.loc 1 1216
+	vspltw %v0, %v7, 3
+# 4x a3 = a3 + maddwd(w0, x0)
+	.loc 1 1217
+	vmsumshm %v25, %v16, %v0, %v26
+# 4x a4 = a4 + maddwd(w2, x0)
+	.loc 1 1218
+	vmsumshm %v26, %v17, %v0, %v5
+# 4x a5 = a5 + maddwd(w4, x0)
+	.loc 1 1219
+	vmsumshm %v7, %v18, %v0, %v6
+# 4x a6 = a6 + maddwd(w6, x0)
+	.loc 1 1220
+	vmsumshm %v4, %v19, %v0, %v4
+# 4x a7 = a7 + maddwd(w8, x0)
+	.loc 1 1221
+	vmsumshm %v1, %v20, %v0, %v1
+# 4x a8 = a8 + maddwd(w10, x0)
+	.loc 1 1222
+	vmsumshm %v2, %v21, %v0, %v2
+# 4x a9 = a9 + maddwd(w12, x0)
+	.loc 1 1223
+	vmsumshm %v0, %v23, %v0, %v27
+# x2 = mem128[pb + 128]
+	.loc 1 1224
+	li %r0, 128
+	lvx %v6, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1225
+	vspltw %v5, %v6, 0
+# 4x a4 = a4 + maddwd(w1, x0)
+	.loc 1 1226
+	vmsumshm %v26, %v11, %v5, %v26
+# 4x a5 = a5 + maddwd(w3, x0)
+	.loc 1 1227
+	vmsumshm %v7, %v10, %v5, %v7
+# 4x a6 = a6 + maddwd(w5, x0)
+	.loc 1 1228
+	vmsumshm %v4, %v12, %v5, %v4
+# 4x a7 = a7 + maddwd(w7, x0)
+	.loc 1 1229
+	vmsumshm %v27, %v8, %v5, %v1
+# 4x a8 = a8 + maddwd(w9, x0)
+	.loc 1 1230
+	vmsumshm %v1, %v13, %v5, %v2
+# 4x a9 = a9 + maddwd(w11, x0)
+	.loc 1 1231
+	vmsumshm %v2, %v14, %v5, %v0
+# 4x a10 = z0 + maddwd(w13, x0)
+	.loc 1 1232
+	vmsumshm %v0, %v15, %v5, %v9
+# 4x x0 = x2[1]
+	.loc 1 1233
+	vspltw %v5, %v6, 1
+# 4x a4 = a4 + maddwd(w0, x0)
+	.loc 1 1234
+	vmsumshm %v26, %v16, %v5, %v26
+# 4x a5 = a5 + maddwd(w2, x0)
+	.loc 1 1235
+	vmsumshm %v7, %v17, %v5, %v7
+# 4x a6 = a6 + maddwd(w4, x0)
+	.loc 1 1236
+	vmsumshm %v4, %v18, %v5, %v4
+# 4x a7 = a7 + maddwd(w6, x0)
+	.loc 1 1237
+	vmsumshm %v27, %v19, %v5, %v27
+# 4x a8 = a8 + maddwd(w8, x0)
+	.loc 1 1238
+	vmsumshm %v1, %v20, %v5, %v1
+# 4x a9 = a9 + maddwd(w10, x0)
+	.loc 1 1239
+	vmsumshm %v2, %v21, %v5, %v2
+# 4x a10 = a10 + maddwd(w12, x0)
+	.loc 1 1240
+	vmsumshm %v28, %v23, %v5, %v0
+# 4x x0 = x2[2]
+	.loc 1 1241
+	vspltw %v5, %v6, 2
+# 4x a5 = a5 + maddwd(w1, x0)
+	.loc 1 1242
+	vmsumshm %v7, %v11, %v5, %v7
+# 4x a6 = a6 + maddwd(w3, x0)
+	.loc 1 1243
+	vmsumshm %v10, %v10, %v5, %v4
+# 4x a7 = a7 + maddwd(w5, x0)
+	.loc 1 1244
+	vmsumshm %v0, %v12, %v5, %v27
+# 4x a8 = a8 + maddwd(w7, x0)
+	.loc 1 1245
+	vmsumshm %v1, %v8, %v5, %v1
+# 4x a9 = a9 + maddwd(w9, x0)
+	.loc 1 1246
+	vmsumshm %v2, %v13, %v5, %v2
+# 4x a10 = a10 + maddwd(w11, x0)
+	.loc 1 1247
+	vmsumshm %v4, %v14, %v5, %v28
+# 4x a11 = z0 + maddwd(w13, x0)
+	.loc 1 1248
+	vmsumshm %v5, %v15, %v5, %v9
+# 4x x0 = x2[3]
+	.loc 1 1249
+	vspltw %v6, %v6, 3
+# 4x a5 = a5 + maddwd(w0, x0)
+	.loc 1 1250
+	vmsumshm %v7, %v16, %v6, %v7
+# 4x a6 = a6 + maddwd(w2, x0)
+	.loc 1 1251
+	vmsumshm %v10, %v17, %v6, %v10
+# 4x a7 = a7 + maddwd(w4, x0)
+	.loc 1 1252
+	vmsumshm %v0, %v18, %v6, %v0
+# 4x a8 = a8 + maddwd(w6, x0)
+	.loc 1 1253
+	vmsumshm %v1, %v19, %v6, %v1
+# 4x a9 = a9 + maddwd(w8, x0)
+	.loc 1 1254
+	vmsumshm %v2, %v20, %v6, %v2
+# 4x a10 = a10 + maddwd(w10, x0)
+	.loc 1 1255
+	vmsumshm %v4, %v21, %v6, %v4
+# 4x a11 = a11 + maddwd(w12, x0)
+	.loc 1 1256
+	vmsumshm %v5, %v23, %v6, %v5
+# mem128[qa + 384] = a0
+	.loc 1 1257
+	li %r0, 384
+	stvx %v24, %r8, %r0
+# mem128[qa + 400] = a1
+	.loc 1 1258
+	li %r0, 400
+	stvx %v22, %r8, %r0
+# mem128[qa + 416] = a2
+	.loc 1 1259
+	li %r0, 416
+	stvx %v3, %r8, %r0
+# mem128[qa + 432] = a3
+	.loc 1 1260
+	li %r0, 432
+	stvx %v25, %r8, %r0
+# mem128[qa + 448] = a4
+	.loc 1 1261
+	li %r0, 448
+	stvx %v26, %r8, %r0
+# mem128[qa + 464] = a5
 	.loc 1 1262
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
+	li %r0, 464
+	stvx %v7, %r8, %r0
+# mem128[qa + 480] = a6
 	.loc 1 1263
-	lvx %v2, 0, %r7
-# 8x x5 = x5 - x0
+	li %r0, 480
+	stvx %v10, %r8, %r0
+# mem128[qa + 496] = a7
 	.loc 1 1264
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
+	li %r0, 496
+	stvx %v0, %r8, %r0
+# mem128[qa + 512] = a8
 	.loc 1 1265
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 48] = x5
+	li %r0, 512
+	stvx %v1, %r8, %r0
+# mem128[qa + 528] = a9
 	.loc 1 1266
-	li %r0, 48
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 48]
+	li %r0, 528
+	stvx %v2, %r8, %r0
+# mem128[qa + 544] = a10
 	.loc 1 1267
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
+	li %r0, 544
+	stvx %v4, %r8, %r0
+# mem128[qa + 560] = a11
 	.loc 1 1268
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
+	li %r0, 560
+	stvx %v5, %r8, %r0
+# x0 = mem128[qa]
 	.loc 1 1269
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 96] = x5
+	lvx %v1, 0, %r8
+# x1 = mem128[qa + 96]
 	.loc 1 1270
 	li %r0, 96
-	stvx %v0, %r4, %r0
-# x0 = mem128[qa + 16]
+	lvx %v0, %r8, %r0
+# x2 = mem128[qa + 384]
 	.loc 1 1271
-	li %r0, 16
-	lvx %v0, %r6, %r0
-# x1 = mem128[qa + 64]
+	li %r0, 384
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 480]
 	.loc 1 1272
-	li %r0, 64
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc + 16]
+	li %r0, 480
+	lvx %v3, %r8, %r0
+# mem128[pc] = x0
 	.loc 1 1273
-	li %r0, 16
-	lvx %v2, %r9, %r0
-# x3 = mem128[qc + 64]
+	stvx %v1, 0, %r7
+# mem128[pc + 288] = x3
 	.loc 1 1274
-	li %r0, 64
-	lvx %v3, %r9, %r0
-# mem128[qd + 16] = x0
+	li %r0, 288
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
 	.loc 1 1275
-	li %r0, 16
-	stvx %v0, %r4, %r0
-# mem128[qd + 160] = x3
+	vsubuwm %v2, %v0, %v2
+# x5 = mem128[qa + 192]
 	.loc 1 1276
-	li %r0, 160
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
+	li %r0, 192
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x0
 	.loc 1 1277
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
+	vsubuwm %v0, %v0, %v1
+# 4x x5 = x5 + x1
 	.loc 1 1278
-	li %r0, 16
-	lvx %v2, %r7, %r0
-# 8x x5 = x5 - x0
+	vadduwm %v0, %v0, %v2
+# mem128[pc + 96] = x5
 	.loc 1 1279
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
+	li %r0, 96
+	stvx %v0, %r7, %r0
+# x5 = mem128[qa + 288]
 	.loc 1 1280
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 64] = x5
+	li %r0, 288
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
 	.loc 1 1281
-	li %r0, 64
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 64]
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
 	.loc 1 1282
-	li %r0, 64
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
+	vsubuwm %v0, %v0, %v2
+# mem128[pc + 192] = x5
 	.loc 1 1283
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
+	li %r0, 192
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
 	.loc 1 1284
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 112] = x5
+	li %r0, 16
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 112]
 	.loc 1 1285
 	li %r0, 112
-	stvx %v0, %r4, %r0
-# x0 = mem128[qa + 32]
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 400]
 	.loc 1 1286
-	li %r0, 32
-	lvx %v0, %r6, %r0
-# x1 = mem128[qa + 80]
+	li %r0, 400
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 496]
 	.loc 1 1287
-	li %r0, 80
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc + 32]
+	li %r0, 496
+	lvx %v3, %r8, %r0
+# mem128[pc + 16] = x0
 	.loc 1 1288
-	li %r0, 32
-	lvx %v2, %r9, %r0
-# x3 = mem128[qc + 80]
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[pc + 304] = x3
 	.loc 1 1289
-	li %r0, 80
-	lvx %v3, %r9, %r0
-# mem128[qd + 32] = x0
+	li %r0, 304
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
 	.loc 1 1290
-	li %r0, 32
-	stvx %v0, %r4, %r0
-# mem128[qd + 176] = x3
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 208]
 	.loc 1 1291
-	li %r0, 176
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
+	li %r0, 208
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
 	.loc 1 1292
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
 	.loc 1 1293
-	li %r0, 32
-	lvx %v2, %r7, %r0
-# 8x x5 = x5 - x0
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 112] = x5
 	.loc 1 1294
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
+	li %r0, 112
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 304]
 	.loc 1 1295
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 80] = x5
+	li %r0, 304
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
 	.loc 1 1296
-	li %r0, 80
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 80]
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
 	.loc 1 1297
-	li %r0, 80
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 208] = x5
 	.loc 1 1298
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
+	li %r0, 208
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
 	.loc 1 1299
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 128] = x5
+	li %r0, 32
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 128]
 	.loc 1 1300
 	li %r0, 128
-	stvx %v0, %r4, %r0
-# pa = pa + 288
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 416]
 	.loc 1 1301
-	addi %r6, %r6, 288
-# pb = pb + 192
+	li %r0, 416
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 512]
 	.loc 1 1302
-	addi %r4, %r4, 192
-# i0 = i0 - 1
+	li %r0, 512
+	lvx %v3, %r8, %r0
+# mem128[pc + 32] = x0
 	.loc 1 1303
-	addi %r5, %r5, -1
-# =? i0 - 0
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[pc + 320] = x3
 	.loc 1 1304
-	cmplwi %cr0, %r5, 0
-# goto loop24 if !=
-	.loc 1 1305
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop24
-# pa = w + 4800
-	.loc 1 1306
-	addi %r5, %r8, 4800
-# pb = 86544
-	.loc 1 1307
-	lis %r4, 1
-	ori %r4, %r4, 21008
-# pb = w + pb
-	.loc 1 1308
-	add %r9, %r8, %r4
-# i0 = 54
-	.loc 1 1309
-	li %r4, 54
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop25:
-# qb = pa + 192
-	.loc 1 1312
-	addi %r6, %r5, 192
-# qc = pa + 384
-	.loc 1 1313
-	addi %r7, %r5, 384
-# x0 = mem128[qa]
-	.loc 1 1315
-	lvx %v0, 0, %r5
-# x1 = mem128[qa + 96]
-	.loc 1 1316
-	li %r0, 96
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc]
-	.loc 1 1317
-	lvx %v2, 0, %r7
-# x3 = mem128[qc + 96]
-	.loc 1 1318
-	li %r0, 96
-	lvx %v3, %r7, %r0
-# mem128[qd] = x0
-	.loc 1 1319
-	stvx %v0, 0, %r9
-# mem128[qd + 288] = x3
-	.loc 1 1320
-	li %r0, 288
-	stvx %v3, %r9, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1321
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
-	.loc 1 1322
-	lvx %v2, 0, %r6
-# 8x x5 = x5 - x0
-	.loc 1 1323
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1324
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 96] = x5
-	.loc 1 1325
-	li %r0, 96
-	stvx %v2, %r9, %r0
-# x5 = mem128[qb + 96]
-	.loc 1 1326
-	li %r0, 96
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1327
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1328
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 192] = x5
-	.loc 1 1329
-	li %r0, 192
-	stvx %v0, %r9, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 1330
-	li %r0, 16
-	lvx %v0, %r5, %r0
-# x1 = mem128[qa + 112]
-	.loc 1 1331
-	li %r0, 112
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 1332
-	li %r0, 16
-	lvx %v2, %r7, %r0
-# x3 = mem128[qc + 112]
-	.loc 1 1333
-	li %r0, 112
-	lvx %v3, %r7, %r0
-# mem128[qd + 16] = x0
-	.loc 1 1334
-	li %r0, 16
-	stvx %v0, %r9, %r0
-# mem128[qd + 304] = x3
-	.loc 1 1335
-	li %r0, 304
-	stvx %v3, %r9, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1336
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 1337
-	li %r0, 16
-	lvx %v2, %r6, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1338
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1339
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 112] = x5
-	.loc 1 1340
-	li %r0, 112
-	stvx %v2, %r9, %r0
-# x5 = mem128[qb + 112]
-	.loc 1 1341
-	li %r0, 112
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1342
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1343
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 208] = x5
-	.loc 1 1344
-	li %r0, 208
-	stvx %v0, %r9, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 1345
-	li %r0, 32
-	lvx %v0, %r5, %r0
-# x1 = mem128[qa + 128]
-	.loc 1 1346
-	li %r0, 128
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 1347
-	li %r0, 32
-	lvx %v2, %r7, %r0
-# x3 = mem128[qc + 128]
-	.loc 1 1348
-	li %r0, 128
-	lvx %v3, %r7, %r0
-# mem128[qd + 32] = x0
-	.loc 1 1349
-	li %r0, 32
-	stvx %v0, %r9, %r0
-# mem128[qd + 320] = x3
-	.loc 1 1350
 	li %r0, 320
-	stvx %v3, %r9, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1351
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
-	.loc 1 1352
-	li %r0, 32
-	lvx %v2, %r6, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1353
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1354
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 128] = x5
-	.loc 1 1355
-	li %r0, 128
-	stvx %v2, %r9, %r0
-# x5 = mem128[qb + 128]
-	.loc 1 1356
-	li %r0, 128
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1357
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1358
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 224] = x5
-	.loc 1 1359
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1305
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 224]
+	.loc 1 1306
 	li %r0, 224
-	stvx %v0, %r9, %r0
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1307
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1308
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 128] = x5
+	.loc 1 1309
+	li %r0, 128
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 320]
+	.loc 1 1310
+	li %r0, 320
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1311
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1312
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 224] = x5
+	.loc 1 1313
+	li %r0, 224
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
-	.loc 1 1360
+	.loc 1 1314
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 144]
-	.loc 1 1361
+	.loc 1 1315
 	li %r0, 144
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc + 48]
-	.loc 1 1362
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 432]
+	.loc 1 1316
+	li %r0, 432
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 528]
+	.loc 1 1317
+	li %r0, 528
+	lvx %v3, %r8, %r0
+# mem128[pc + 48] = x0
+	.loc 1 1318
 	li %r0, 48
-	lvx %v2, %r7, %r0
-# x3 = mem128[qc + 144]
-	.loc 1 1363
-	li %r0, 144
-	lvx %v3, %r7, %r0
-# mem128[qd + 48] = x0
-	.loc 1 1364
-	li %r0, 48
-	stvx %v0, %r9, %r0
-# mem128[qd + 336] = x3
-	.loc 1 1365
+	stvx %v0, %r7, %r0
+# mem128[pc + 336] = x3
+	.loc 1 1319
 	li %r0, 336
-	stvx %v3, %r9, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1366
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 48]
-	.loc 1 1367
-	li %r0, 48
-	lvx %v2, %r6, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1368
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1369
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 144] = x5
-	.loc 1 1370
-	li %r0, 144
-	stvx %v2, %r9, %r0
-# x5 = mem128[qb + 144]
-	.loc 1 1371
-	li %r0, 144
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1372
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1373
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 240] = x5
-	.loc 1 1374
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1320
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 240]
+	.loc 1 1321
 	li %r0, 240
-	stvx %v0, %r9, %r0
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1322
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1323
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 144] = x5
+	.loc 1 1324
+	li %r0, 144
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 336]
+	.loc 1 1325
+	li %r0, 336
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1326
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1327
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 240] = x5
+	.loc 1 1328
+	li %r0, 240
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
-	.loc 1 1375
+	.loc 1 1329
 	li %r0, 64
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 160]
-	.loc 1 1376
+	.loc 1 1330
 	li %r0, 160
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc + 64]
-	.loc 1 1377
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 448]
+	.loc 1 1331
+	li %r0, 448
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 544]
+	.loc 1 1332
+	li %r0, 544
+	lvx %v3, %r8, %r0
+# mem128[pc + 64] = x0
+	.loc 1 1333
 	li %r0, 64
-	lvx %v2, %r7, %r0
-# x3 = mem128[qc + 160]
-	.loc 1 1378
-	li %r0, 160
-	lvx %v3, %r7, %r0
-# mem128[qd + 64] = x0
-	.loc 1 1379
-	li %r0, 64
-	stvx %v0, %r9, %r0
-# mem128[qd + 352] = x3
-	.loc 1 1380
+	stvx %v0, %r7, %r0
+# mem128[pc + 352] = x3
+	.loc 1 1334
 	li %r0, 352
-	stvx %v3, %r9, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1381
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 64]
-	.loc 1 1382
-	li %r0, 64
-	lvx %v2, %r6, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1383
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1384
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 160] = x5
-	.loc 1 1385
-	li %r0, 160
-	stvx %v2, %r9, %r0
-# x5 = mem128[qb + 160]
-	.loc 1 1386
-	li %r0, 160
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1387
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1388
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 256] = x5
-	.loc 1 1389
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1335
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 256]
+	.loc 1 1336
 	li %r0, 256
-	stvx %v0, %r9, %r0
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1337
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1338
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 160] = x5
+	.loc 1 1339
+	li %r0, 160
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 352]
+	.loc 1 1340
+	li %r0, 352
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1341
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1342
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 256] = x5
+	.loc 1 1343
+	li %r0, 256
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
-	.loc 1 1390
+	.loc 1 1344
 	li %r0, 80
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 176]
-	.loc 1 1391
+	.loc 1 1345
 	li %r0, 176
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc + 80]
-	.loc 1 1392
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 464]
+	.loc 1 1346
+	li %r0, 464
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 560]
+	.loc 1 1347
+	li %r0, 560
+	lvx %v3, %r8, %r0
+# mem128[pc + 80] = x0
+	.loc 1 1348
 	li %r0, 80
-	lvx %v2, %r7, %r0
-# x3 = mem128[qc + 176]
-	.loc 1 1393
-	li %r0, 176
-	lvx %v3, %r7, %r0
-# mem128[qd + 80] = x0
-	.loc 1 1394
-	li %r0, 80
-	stvx %v0, %r9, %r0
-# mem128[qd + 368] = x3
-	.loc 1 1395
+	stvx %v0, %r7, %r0
+# mem128[pc + 368] = x3
+	.loc 1 1349
 	li %r0, 368
-	stvx %v3, %r9, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1396
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 80]
-	.loc 1 1397
-	li %r0, 80
-	lvx %v2, %r6, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1398
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1399
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 176] = x5
-	.loc 1 1400
-	li %r0, 176
-	stvx %v2, %r9, %r0
-# x5 = mem128[qb + 176]
-	.loc 1 1401
-	li %r0, 176
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1402
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1403
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 272] = x5
-	.loc 1 1404
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1350
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 272]
+	.loc 1 1351
 	li %r0, 272
-	stvx %v0, %r9, %r0
-# pa = pa + 576
-	.loc 1 1405
-	addi %r5, %r5, 576
-# pb = pb + 384
-	.loc 1 1406
-	addi %r9, %r9, 384
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1352
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1353
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 176] = x5
+	.loc 1 1354
+	li %r0, 176
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 368]
+	.loc 1 1355
+	li %r0, 368
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1356
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1357
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 272] = x5
+	.loc 1 1358
+	li %r0, 272
+	stvx %v0, %r7, %r0
+# pa = pa + 288
+	.loc 1 1359
+	addi %r4, %r4, 288
+# pb = pb + 144
+	.loc 1 1360
+	addi %r5, %r5, 144
+# pc = pc + 384
+	.loc 1 1361
+	addi %r7, %r7, 384
 # i0 = i0 - 1
-	.loc 1 1407
-	addi %r4, %r4, -1
+	.loc 1 1362
+	addi %r6, %r6, -1
 # =? i0 - 0
-	.loc 1 1408
-	cmplwi %cr0, %r4, 0
-# goto loop25 if !=
-	.loc 1 1409
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop25
-# pa = 86544
-	.loc 1 1410
-	lis %r4, 1
-	ori %r4, %r4, 21008
+	.loc 1 1363
+	cmplwi %cr0, %r6, 0
+# goto loop21 if !=
+	.loc 1 1364
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop21
+# pa = 86592
+	.loc 1 1365
+	lis %r3, 1
+	ori %r3, %r3, 21056
 # pa = w + pa
-	.loc 1 1411
-	add %r4, %r8, %r4
-# pb = w + 4800
-	.loc 1 1412
-	addi %r5, %r8, 4800
-# i0 = 18
-	.loc 1 1413
-	li %r6, 18
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop26:
+	.loc 1 1366
+	mr %r6, %r10
+	add %r7, %r6, %r3
+# pb = w + 4848
+	.loc 1 1367
+	addi %r4, %r6, 4848
+# i0 = 27
+	.loc 1 1368
+	li %r5, 27
+	mr %r3, %r9
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop22:
 # qa = pa
-	.loc 1 1415
-	mr %r7, %r4
+	.loc 1 1370
+	mr %r12, %r5
+	mr %r9, %r6
+	mr %r8, %r3
 # qb = pa + 384
-	.loc 1 1416
-	addi %r9, %r4, 384
+	.loc 1 1371
+	addi %r3, %r7, 384
 # qc = pa + 768
-	.loc 1 1417
-	addi %r10, %r4, 768
+	.loc 1 1372
+	addi %r5, %r7, 768
 # qd = pb
-	.loc 1 1418
-	mr %r11, %r5
+	.loc 1 1373
+	mr %r10, %r7
 # i1 = 3
-	.loc 1 1419
-	li %r12, 3
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop27:
+	.loc 1 1374
+	mr %r11, %r4
+	li %r6, 3
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop23:
 # x0 = mem128[qa]
-	.loc 1 1421
+	.loc 1 1376
 	lvx %v0, 0, %r7
 # x1 = mem128[qa + 192]
-	.loc 1 1422
+	.loc 1 1377
 	li %r0, 192
 	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
-	.loc 1 1423
-	lvx %v2, 0, %r10
+	.loc 1 1378
+	lvx %v2, 0, %r5
 # x3 = mem128[qc + 192]
-	.loc 1 1424
+	.loc 1 1379
 	li %r0, 192
-	lvx %v3, %r10, %r0
+	lvx %v3, %r5, %r0
 # mem128[qd] = x0
-	.loc 1 1425
-	stvx %v0, 0, %r11
+	.loc 1 1380
+	stvx %v0, 0, %r4
 # mem128[qd + 576] = x3
-	.loc 1 1426
+	.loc 1 1381
 	li %r0, 576
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1427
-	vsubuhm %v1, %v1, %v2
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1382
+	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
-	.loc 1 1428
-	lvx %v2, 0, %r9
-# 8x x5 = x5 - x0
-	.loc 1 1429
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1430
-	vadduhm %v2, %v2, %v1
+	.loc 1 1383
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1384
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1385
+	vadduwm %v2, %v2, %v1
 # mem128[qd + 192] = x5
-	.loc 1 1431
+	.loc 1 1386
 	li %r0, 192
-	stvx %v2, %r11, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 192]
-	.loc 1 1432
+	.loc 1 1387
 	li %r0, 192
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1433
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1434
-	vsubuhm %v0, %v0, %v1
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1388
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1389
+	vsubuwm %v0, %v0, %v1
 # mem128[qd + 384] = x5
-	.loc 1 1435
+	.loc 1 1390
 	li %r0, 384
-	stvx %v0, %r11, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 1436
+	.loc 1 1391
 	li %r0, 16
 	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 208]
-	.loc 1 1437
+	.loc 1 1392
 	li %r0, 208
 	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
-	.loc 1 1438
+	.loc 1 1393
 	li %r0, 16
-	lvx %v2, %r10, %r0
+	lvx %v2, %r5, %r0
 # x3 = mem128[qc + 208]
-	.loc 1 1439
+	.loc 1 1394
 	li %r0, 208
-	lvx %v3, %r10, %r0
+	lvx %v3, %r5, %r0
 # mem128[qd + 16] = x0
-	.loc 1 1440
+	.loc 1 1395
 	li %r0, 16
-	stvx %v0, %r11, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 592] = x3
-	.loc 1 1441
+	.loc 1 1396
 	li %r0, 592
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1442
-	vsubuhm %v1, %v1, %v2
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1397
+	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
-	.loc 1 1443
+	.loc 1 1398
 	li %r0, 16
-	lvx %v2, %r9, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1444
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1445
-	vadduhm %v2, %v2, %v1
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1399
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1400
+	vadduwm %v2, %v2, %v1
 # mem128[qd + 208] = x5
-	.loc 1 1446
+	.loc 1 1401
 	li %r0, 208
-	stvx %v2, %r11, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 208]
-	.loc 1 1447
+	.loc 1 1402
 	li %r0, 208
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1448
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1449
-	vsubuhm %v0, %v0, %v1
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1403
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1404
+	vsubuwm %v0, %v0, %v1
 # mem128[qd + 400] = x5
-	.loc 1 1450
+	.loc 1 1405
 	li %r0, 400
-	stvx %v0, %r11, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 1451
+	.loc 1 1406
 	li %r0, 32
 	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 224]
-	.loc 1 1452
+	.loc 1 1407
 	li %r0, 224
 	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
-	.loc 1 1453
+	.loc 1 1408
 	li %r0, 32
-	lvx %v2, %r10, %r0
+	lvx %v2, %r5, %r0
 # x3 = mem128[qc + 224]
-	.loc 1 1454
+	.loc 1 1409
 	li %r0, 224
-	lvx %v3, %r10, %r0
+	lvx %v3, %r5, %r0
 # mem128[qd + 32] = x0
-	.loc 1 1455
+	.loc 1 1410
 	li %r0, 32
-	stvx %v0, %r11, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 608] = x3
-	.loc 1 1456
+	.loc 1 1411
 	li %r0, 608
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1457
-	vsubuhm %v1, %v1, %v2
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1412
+	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
-	.loc 1 1458
+	.loc 1 1413
 	li %r0, 32
-	lvx %v2, %r9, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1459
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1460
-	vadduhm %v2, %v2, %v1
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1414
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1415
+	vadduwm %v2, %v2, %v1
 # mem128[qd + 224] = x5
-	.loc 1 1461
+	.loc 1 1416
 	li %r0, 224
-	stvx %v2, %r11, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 224]
-	.loc 1 1462
+	.loc 1 1417
 	li %r0, 224
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1463
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1464
-	vsubuhm %v0, %v0, %v1
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1418
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1419
+	vsubuwm %v0, %v0, %v1
 # mem128[qd + 416] = x5
-	.loc 1 1465
+	.loc 1 1420
 	li %r0, 416
-	stvx %v0, %r11, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 48]
-	.loc 1 1466
+	.loc 1 1421
 	li %r0, 48
 	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 240]
-	.loc 1 1467
+	.loc 1 1422
 	li %r0, 240
 	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
-	.loc 1 1468
+	.loc 1 1423
 	li %r0, 48
-	lvx %v2, %r10, %r0
+	lvx %v2, %r5, %r0
 # x3 = mem128[qc + 240]
-	.loc 1 1469
+	.loc 1 1424
 	li %r0, 240
-	lvx %v3, %r10, %r0
+	lvx %v3, %r5, %r0
 # mem128[qd + 48] = x0
-	.loc 1 1470
+	.loc 1 1425
 	li %r0, 48
-	stvx %v0, %r11, %r0
+	stvx %v0, %r4, %r0
 # mem128[qd + 624] = x3
-	.loc 1 1471
+	.loc 1 1426
 	li %r0, 624
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1472
-	vsubuhm %v1, %v1, %v2
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1427
+	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
-	.loc 1 1473
+	.loc 1 1428
 	li %r0, 48
-	lvx %v2, %r9, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1474
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1475
-	vadduhm %v2, %v2, %v1
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1429
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1430
+	vadduwm %v2, %v2, %v1
 # mem128[qd + 240] = x5
-	.loc 1 1476
+	.loc 1 1431
 	li %r0, 240
-	stvx %v2, %r11, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qb + 240]
-	.loc 1 1477
+	.loc 1 1432
 	li %r0, 240
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1478
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1479
-	vsubuhm %v0, %v0, %v1
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1433
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1434
+	vsubuwm %v0, %v0, %v1
 # mem128[qd + 432] = x5
-	.loc 1 1480
+	.loc 1 1435
 	li %r0, 432
-	stvx %v0, %r11, %r0
+	stvx %v0, %r4, %r0
 # qa = qa + 64
-	.loc 1 1481
+	.loc 1 1436
 	addi %r7, %r7, 64
 # qb = qb + 64
-	.loc 1 1482
-	addi %r9, %r9, 64
+	.loc 1 1437
+	addi %r3, %r3, 64
 # qc = qc + 64
-	.loc 1 1483
-	addi %r10, %r10, 64
+	.loc 1 1438
+	addi %r5, %r5, 64
 # qd = qd + 64
-	.loc 1 1484
-	addi %r11, %r11, 64
+	.loc 1 1439
+	addi %r4, %r4, 64
 # i1 = i1 - 1
-	.loc 1 1485
-	addi %r12, %r12, -1
-# =? i1 - 0
-	.loc 1 1486
-	cmplwi %cr0, %r12, 0
-# goto loop27 if !=
-	.loc 1 1487
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop27
-# pa = pa + 1152
-	.loc 1 1488
-	addi %r4, %r4, 1152
-# pb = pb + 768
-	.loc 1 1489
-	addi %r5, %r5, 768
-# i0 = i0 - 1
-	.loc 1 1490
+	.loc 1 1440
 	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 1491
+# =? i1 - 0
+	.loc 1 1441
 	cmplwi %cr0, %r6, 0
-# goto loop26 if !=
-	.loc 1 1492
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop26
-# pa = w + 4800
-	.loc 1 1493
-	addi %r4, %r8, 4800
-# pb = 86544
-	.loc 1 1494
-	lis %r5, 1
-	ori %r5, %r5, 21008
-# pb = w + pb
-	.loc 1 1495
-	add %r5, %r8, %r5
-# i0 = 6
-	.loc 1 1496
-	li %r6, 6
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop28:
-# qa = pa
-	.loc 1 1498
-	mr %r7, %r4
-# qb = pa + 768
-	.loc 1 1499
-	addi %r9, %r4, 768
-# qc = pa + 1536
-	.loc 1 1500
-	addi %r10, %r4, 1536
-# qd = pb
-	.loc 1 1501
-	mr %r11, %r5
-# i1 = 6
-	.loc 1 1502
-	li %r12, 6
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop29:
-# x0 = mem128[qa]
-	.loc 1 1504
-	lvx %v0, 0, %r7
-# x1 = mem128[qa + 384]
-	.loc 1 1505
-	li %r0, 384
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc]
-	.loc 1 1506
-	lvx %v2, 0, %r10
-# x3 = mem128[qc + 384]
-	.loc 1 1507
-	li %r0, 384
-	lvx %v3, %r10, %r0
-# mem128[qd] = x0
-	.loc 1 1508
-	stvx %v0, 0, %r11
-# mem128[qd + 1152] = x3
-	.loc 1 1509
-	li %r0, 1152
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1510
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
-	.loc 1 1511
-	lvx %v2, 0, %r9
-# 8x x5 = x5 - x0
-	.loc 1 1512
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1513
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 384] = x5
-	.loc 1 1514
-	li %r0, 384
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 384]
-	.loc 1 1515
-	li %r0, 384
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1516
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1517
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 768] = x5
-	.loc 1 1518
-	li %r0, 768
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 1519
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 400]
-	.loc 1 1520
-	li %r0, 400
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 1521
-	li %r0, 16
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 400]
-	.loc 1 1522
-	li %r0, 400
-	lvx %v3, %r10, %r0
-# mem128[qd + 16] = x0
-	.loc 1 1523
-	li %r0, 16
-	stvx %v0, %r11, %r0
-# mem128[qd + 1168] = x3
-	.loc 1 1524
-	li %r0, 1168
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1525
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 1526
-	li %r0, 16
-	lvx %v2, %r9, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1527
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1528
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 400] = x5
-	.loc 1 1529
-	li %r0, 400
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 400]
-	.loc 1 1530
-	li %r0, 400
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1531
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1532
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 784] = x5
-	.loc 1 1533
-	li %r0, 784
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 1534
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 416]
-	.loc 1 1535
-	li %r0, 416
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 1536
-	li %r0, 32
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 416]
-	.loc 1 1537
-	li %r0, 416
-	lvx %v3, %r10, %r0
-# mem128[qd + 32] = x0
-	.loc 1 1538
-	li %r0, 32
-	stvx %v0, %r11, %r0
-# mem128[qd + 1184] = x3
-	.loc 1 1539
-	li %r0, 1184
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1540
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
-	.loc 1 1541
-	li %r0, 32
-	lvx %v2, %r9, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1542
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1543
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 416] = x5
-	.loc 1 1544
-	li %r0, 416
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 416]
-	.loc 1 1545
-	li %r0, 416
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1546
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1547
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 800] = x5
-	.loc 1 1548
-	li %r0, 800
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 1549
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 432]
-	.loc 1 1550
-	li %r0, 432
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 48]
-	.loc 1 1551
-	li %r0, 48
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 432]
-	.loc 1 1552
-	li %r0, 432
-	lvx %v3, %r10, %r0
-# mem128[qd + 48] = x0
-	.loc 1 1553
-	li %r0, 48
-	stvx %v0, %r11, %r0
-# mem128[qd + 1200] = x3
-	.loc 1 1554
-	li %r0, 1200
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1555
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 48]
-	.loc 1 1556
-	li %r0, 48
-	lvx %v2, %r9, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1557
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1558
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 432] = x5
-	.loc 1 1559
-	li %r0, 432
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 432]
-	.loc 1 1560
-	li %r0, 432
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1561
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1562
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 816] = x5
-	.loc 1 1563
-	li %r0, 816
-	stvx %v0, %r11, %r0
-# qa = qa + 64
-	.loc 1 1564
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 1565
-	addi %r9, %r9, 64
-# qc = qc + 64
-	.loc 1 1566
-	addi %r10, %r10, 64
-# qd = qd + 64
-	.loc 1 1567
-	addi %r11, %r11, 64
-# i1 = i1 - 1
-	.loc 1 1568
-	addi %r12, %r12, -1
-# =? i1 - 0
-	.loc 1 1569
-	cmplwi %cr0, %r12, 0
-# goto loop29 if !=
-	.loc 1 1570
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop29
-# pa = pa + 2304
-	.loc 1 1571
-	addi %r4, %r4, 2304
-# pb = pb + 1536
-	.loc 1 1572
-	addi %r5, %r5, 1536
+# goto loop23 if !=
+	.loc 1 1442
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop23
+# pa = pa + 1152
+	.loc 1 1443
+	mr %r7, %r10
+	addi %r7, %r7, 1152
+# pb = pb + 768
+	.loc 1 1444
+	mr %r4, %r11
+	addi %r4, %r4, 768
 # i0 = i0 - 1
-	.loc 1 1573
-	addi %r6, %r6, -1
+	.loc 1 1445
+	mr %r5, %r12
+	addi %r5, %r5, -1
 # =? i0 - 0
+	.loc 1 1446
+	cmplwi %cr0, %r5, 0
+# goto loop22 if !=
+	.loc 1 1447
+	mr %r3, %r8
+	mr %r6, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop22
+# pa = w + 4848
+	.loc 1 1448
+	addi %r5, %r6, 4848
+# pb = 86592
+	.loc 1 1449
+	lis %r4, 1
+	ori %r4, %r4, 21056
+# pb = w + pb
+	.loc 1 1450
+	add %r7, %r6, %r4
+# i0 = 9
+	.loc 1 1451
+	li %r4, 9
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop24:
+# qa = pa
+	.loc 1 1453
+	mr %r12, %r4
+	mr %r9, %r6
+	mr %r8, %r3
+# qb = pa + 768
+	.loc 1 1454
+	addi %r3, %r5, 768
+# qc = pa + 1536
+	.loc 1 1455
+	addi %r4, %r5, 1536
+# qd = pb
+	.loc 1 1456
+	mr %r10, %r5
+# i1 = 6
+	.loc 1 1457
+	mr %r11, %r7
+	li %r6, 6
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop25:
+# x0 = mem128[qa]
+	.loc 1 1459
+	lvx %v0, 0, %r5
+# x1 = mem128[qa + 384]
+	.loc 1 1460
+	li %r0, 384
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc]
+	.loc 1 1461
+	lvx %v2, 0, %r4
+# x3 = mem128[qc + 384]
+	.loc 1 1462
+	li %r0, 384
+	lvx %v3, %r4, %r0
+# mem128[qd] = x0
+	.loc 1 1463
+	stvx %v0, 0, %r7
+# mem128[qd + 1152] = x3
+	.loc 1 1464
+	li %r0, 1152
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1465
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb]
+	.loc 1 1466
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1467
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1468
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 384] = x5
+	.loc 1 1469
+	li %r0, 384
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 384]
+	.loc 1 1470
+	li %r0, 384
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1471
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1472
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 768] = x5
+	.loc 1 1473
+	li %r0, 768
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 1474
+	li %r0, 16
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 400]
+	.loc 1 1475
+	li %r0, 400
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 16]
+	.loc 1 1476
+	li %r0, 16
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 400]
+	.loc 1 1477
+	li %r0, 400
+	lvx %v3, %r4, %r0
+# mem128[qd + 16] = x0
+	.loc 1 1478
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[qd + 1168] = x3
+	.loc 1 1479
+	li %r0, 1168
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1480
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 16]
+	.loc 1 1481
+	li %r0, 16
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1482
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1483
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 400] = x5
+	.loc 1 1484
+	li %r0, 400
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 400]
+	.loc 1 1485
+	li %r0, 400
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1486
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1487
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 784] = x5
+	.loc 1 1488
+	li %r0, 784
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1489
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 416]
+	.loc 1 1490
+	li %r0, 416
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 32]
+	.loc 1 1491
+	li %r0, 32
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 416]
+	.loc 1 1492
+	li %r0, 416
+	lvx %v3, %r4, %r0
+# mem128[qd + 32] = x0
+	.loc 1 1493
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[qd + 1184] = x3
+	.loc 1 1494
+	li %r0, 1184
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1495
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 32]
+	.loc 1 1496
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1497
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1498
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 416] = x5
+	.loc 1 1499
+	li %r0, 416
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 416]
+	.loc 1 1500
+	li %r0, 416
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1501
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1502
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 800] = x5
+	.loc 1 1503
+	li %r0, 800
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1504
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 432]
+	.loc 1 1505
+	li %r0, 432
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 48]
+	.loc 1 1506
+	li %r0, 48
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 432]
+	.loc 1 1507
+	li %r0, 432
+	lvx %v3, %r4, %r0
+# mem128[qd + 48] = x0
+	.loc 1 1508
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[qd + 1200] = x3
+	.loc 1 1509
+	li %r0, 1200
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1510
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 48]
+	.loc 1 1511
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1512
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1513
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 432] = x5
+	.loc 1 1514
+	li %r0, 432
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 432]
+	.loc 1 1515
+	li %r0, 432
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1516
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1517
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 816] = x5
+	.loc 1 1518
+	li %r0, 816
+	stvx %v0, %r7, %r0
+# qa = qa + 64
+	.loc 1 1519
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 1520
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 1521
+	addi %r4, %r4, 64
+# qd = qd + 64
+	.loc 1 1522
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 1523
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 1524
+	cmplwi %cr0, %r6, 0
+# goto loop25 if !=
+	.loc 1 1525
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop25
+# pa = pa + 2304
+	.loc 1 1526
+	mr %r5, %r10
+	addi %r5, %r5, 2304
+# pb = pb + 1536
+	.loc 1 1527
+	mr %r7, %r11
+	addi %r7, %r7, 1536
+# i0 = i0 - 1
+	.loc 1 1528
+	mr %r4, %r12
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 1529
+	cmplwi %cr0, %r4, 0
+# goto loop24 if !=
+	.loc 1 1530
+	mr %r3, %r8
+	mr %r6, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop24
+# pa = 86592
+	.loc 1 1531
+	lis %r4, 1
+	ori %r4, %r4, 21056
+# pa = w + pa
+	.loc 1 1532
+	add %r5, %r6, %r4
+# pb = w + 4848
+	.loc 1 1533
+	addi %r7, %r6, 4848
+# i0 = 3
+	.loc 1 1534
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop26:
+# qa = pa
+	.loc 1 1536
+	mr %r12, %r4
+	mr %r9, %r6
+	mr %r8, %r3
+# qb = pa + 1536
+	.loc 1 1537
+	addi %r3, %r5, 1536
+# qc = pa + 3072
+	.loc 1 1538
+	addi %r4, %r5, 3072
+# qd = pb
+	.loc 1 1539
+	mr %r10, %r5
+# i1 = 12
+	.loc 1 1540
+	mr %r11, %r7
+	li %r6, 12
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop27:
+# x0 = mem128[qa]
+	.loc 1 1542
+	lvx %v0, 0, %r5
+# x1 = mem128[qa + 768]
+	.loc 1 1543
+	li %r0, 768
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc]
+	.loc 1 1544
+	lvx %v2, 0, %r4
+# x3 = mem128[qc + 768]
+	.loc 1 1545
+	li %r0, 768
+	lvx %v3, %r4, %r0
+# mem128[qd] = x0
+	.loc 1 1546
+	stvx %v0, 0, %r7
+# mem128[qd + 2304] = x3
+	.loc 1 1547
+	li %r0, 2304
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1548
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb]
+	.loc 1 1549
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1550
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1551
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 768] = x5
+	.loc 1 1552
+	li %r0, 768
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 768]
+	.loc 1 1553
+	li %r0, 768
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1554
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1555
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1536] = x5
+	.loc 1 1556
+	li %r0, 1536
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 1557
+	li %r0, 16
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 784]
+	.loc 1 1558
+	li %r0, 784
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 16]
+	.loc 1 1559
+	li %r0, 16
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 784]
+	.loc 1 1560
+	li %r0, 784
+	lvx %v3, %r4, %r0
+# mem128[qd + 16] = x0
+	.loc 1 1561
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[qd + 2320] = x3
+	.loc 1 1562
+	li %r0, 2320
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1563
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 16]
+	.loc 1 1564
+	li %r0, 16
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1565
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1566
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 784] = x5
+	.loc 1 1567
+	li %r0, 784
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 784]
+	.loc 1 1568
+	li %r0, 784
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1569
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1570
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1552] = x5
+	.loc 1 1571
+	li %r0, 1552
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1572
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 800]
+	.loc 1 1573
+	li %r0, 800
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 32]
 	.loc 1 1574
+	li %r0, 32
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 800]
+	.loc 1 1575
+	li %r0, 800
+	lvx %v3, %r4, %r0
+# mem128[qd + 32] = x0
+	.loc 1 1576
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[qd + 2336] = x3
+	.loc 1 1577
+	li %r0, 2336
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1578
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 32]
+	.loc 1 1579
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1580
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1581
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 800] = x5
+	.loc 1 1582
+	li %r0, 800
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 800]
+	.loc 1 1583
+	li %r0, 800
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1584
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1585
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1568] = x5
+	.loc 1 1586
+	li %r0, 1568
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1587
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 816]
+	.loc 1 1588
+	li %r0, 816
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 48]
+	.loc 1 1589
+	li %r0, 48
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 816]
+	.loc 1 1590
+	li %r0, 816
+	lvx %v3, %r4, %r0
+# mem128[qd + 48] = x0
+	.loc 1 1591
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[qd + 2352] = x3
+	.loc 1 1592
+	li %r0, 2352
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1593
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 48]
+	.loc 1 1594
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1595
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1596
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 816] = x5
+	.loc 1 1597
+	li %r0, 816
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 816]
+	.loc 1 1598
+	li %r0, 816
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1599
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1600
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1584] = x5
+	.loc 1 1601
+	li %r0, 1584
+	stvx %v0, %r7, %r0
+# qa = qa + 64
+	.loc 1 1602
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 1603
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 1604
+	addi %r4, %r4, 64
+# qd = qd + 64
+	.loc 1 1605
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 1606
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 1607
+	cmplwi %cr0, %r6, 0
+# goto loop27 if !=
+	.loc 1 1608
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop27
+# pa = pa + 4608
+	.loc 1 1609
+	mr %r5, %r10
+	addi %r5, %r5, 4608
+# pb = pb + 3072
+	.loc 1 1610
+	mr %r7, %r11
+	addi %r7, %r7, 3072
+# i0 = i0 - 1
+	.loc 1 1611
+	mr %r4, %r12
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 1612
+	cmplwi %cr0, %r4, 0
+# goto loop26 if !=
+	.loc 1 1613
+	mr %r3, %r8
+	mr %r6, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop26
+# pa = w + 4848
+	.loc 1 1614
+	mr %r10, %r3
+	addi %r4, %r6, 4848
+# pb = 86592
+	.loc 1 1615
+	lis %r3, 1
+	ori %r3, %r3, 21056
+# pb = w + pb
+	.loc 1 1616
+	add %r7, %r6, %r3
+# qa = pa
+	.loc 1 1617
+	mr %r8, %r6
+# qb = pa + 3072
+	.loc 1 1618
+	addi %r3, %r4, 3072
+# qc = pa + 6144
+	.loc 1 1619
+	addi %r5, %r4, 6144
+# i1 = 24
+	.loc 1 1621
+	li %r6, 24
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop28:
+# x0 = mem128[qa]
+	.loc 1 1623
+	lvx %v0, 0, %r4
+# x1 = mem128[qa + 1536]
+	.loc 1 1624
+	li %r0, 1536
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc]
+	.loc 1 1625
+	lvx %v2, 0, %r5
+# x3 = mem128[qc + 1536]
+	.loc 1 1626
+	li %r0, 1536
+	lvx %v3, %r5, %r0
+# mem128[qd] = x0
+	.loc 1 1627
+	stvx %v0, 0, %r7
+# mem128[qd + 4608] = x3
+	.loc 1 1628
+	li %r0, 4608
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1629
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb]
+	.loc 1 1630
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1631
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1632
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1536] = x5
+	.loc 1 1633
+	li %r0, 1536
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 1536]
+	.loc 1 1634
+	li %r0, 1536
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1635
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1636
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 3072] = x5
+	.loc 1 1637
+	li %r0, 3072
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 1638
+	li %r0, 16
+	lvx %v0, %r4, %r0
+# x1 = mem128[qa + 1552]
+	.loc 1 1639
+	li %r0, 1552
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc + 16]
+	.loc 1 1640
+	li %r0, 16
+	lvx %v2, %r5, %r0
+# x3 = mem128[qc + 1552]
+	.loc 1 1641
+	li %r0, 1552
+	lvx %v3, %r5, %r0
+# mem128[qd + 16] = x0
+	.loc 1 1642
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[qd + 4624] = x3
+	.loc 1 1643
+	li %r0, 4624
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1644
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 16]
+	.loc 1 1645
+	li %r0, 16
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1646
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1647
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1552] = x5
+	.loc 1 1648
+	li %r0, 1552
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 1552]
+	.loc 1 1649
+	li %r0, 1552
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1650
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1651
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 3088] = x5
+	.loc 1 1652
+	li %r0, 3088
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1653
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x1 = mem128[qa + 1568]
+	.loc 1 1654
+	li %r0, 1568
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc + 32]
+	.loc 1 1655
+	li %r0, 32
+	lvx %v2, %r5, %r0
+# x3 = mem128[qc + 1568]
+	.loc 1 1656
+	li %r0, 1568
+	lvx %v3, %r5, %r0
+# mem128[qd + 32] = x0
+	.loc 1 1657
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[qd + 4640] = x3
+	.loc 1 1658
+	li %r0, 4640
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1659
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 32]
+	.loc 1 1660
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1661
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1662
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1568] = x5
+	.loc 1 1663
+	li %r0, 1568
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 1568]
+	.loc 1 1664
+	li %r0, 1568
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1665
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1666
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 3104] = x5
+	.loc 1 1667
+	li %r0, 3104
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1668
+	li %r0, 48
+	lvx %v0, %r4, %r0
+# x1 = mem128[qa + 1584]
+	.loc 1 1669
+	li %r0, 1584
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc + 48]
+	.loc 1 1670
+	li %r0, 48
+	lvx %v2, %r5, %r0
+# x3 = mem128[qc + 1584]
+	.loc 1 1671
+	li %r0, 1584
+	lvx %v3, %r5, %r0
+# mem128[qd + 48] = x0
+	.loc 1 1672
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[qd + 4656] = x3
+	.loc 1 1673
+	li %r0, 4656
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1674
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 48]
+	.loc 1 1675
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1676
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1677
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1584] = x5
+	.loc 1 1678
+	li %r0, 1584
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 1584]
+	.loc 1 1679
+	li %r0, 1584
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1680
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1681
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 3120] = x5
+	.loc 1 1682
+	li %r0, 3120
+	stvx %v0, %r7, %r0
+# qa = qa + 64
+	.loc 1 1683
+	addi %r4, %r4, 64
+# qb = qb + 64
+	.loc 1 1684
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 1685
+	addi %r5, %r5, 64
+# qd = qd + 64
+	.loc 1 1686
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 1687
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 1688
 	cmplwi %cr0, %r6, 0
 # goto loop28 if !=
-	.loc 1 1575
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop28
-# pa = 86544
-	.loc 1 1576
-	lis %r4, 1
-	ori %r4, %r4, 21008
-# pa = w + pa
-	.loc 1 1577
-	add %r4, %r8, %r4
-# pb = w + 4800
-	.loc 1 1578
-	addi %r5, %r8, 4800
-# i0 = 2
-	.loc 1 1579
-	li %r6, 2
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop30:
-# qa = pa
-	.loc 1 1581
-	mr %r7, %r4
-# qb = pa + 1536
-	.loc 1 1582
-	addi %r9, %r4, 1536
-# qc = pa + 3072
-	.loc 1 1583
-	addi %r10, %r4, 3072
-# qd = pb
-	.loc 1 1584
-	mr %r11, %r5
-# i1 = 12
-	.loc 1 1585
-	li %r12, 12
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop31:
-# x0 = mem128[qa]
-	.loc 1 1587
-	lvx %v0, 0, %r7
-# x1 = mem128[qa + 768]
-	.loc 1 1588
-	li %r0, 768
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc]
-	.loc 1 1589
-	lvx %v2, 0, %r10
-# x3 = mem128[qc + 768]
-	.loc 1 1590
-	li %r0, 768
-	lvx %v3, %r10, %r0
-# mem128[qd] = x0
-	.loc 1 1591
-	stvx %v0, 0, %r11
-# mem128[qd + 2304] = x3
-	.loc 1 1592
-	li %r0, 2304
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1593
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
-	.loc 1 1594
-	lvx %v2, 0, %r9
-# 8x x5 = x5 - x0
-	.loc 1 1595
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1596
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 768] = x5
-	.loc 1 1597
-	li %r0, 768
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 768]
-	.loc 1 1598
-	li %r0, 768
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1599
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1600
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1536] = x5
-	.loc 1 1601
-	li %r0, 1536
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 1602
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 784]
-	.loc 1 1603
-	li %r0, 784
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 1604
-	li %r0, 16
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 784]
-	.loc 1 1605
-	li %r0, 784
-	lvx %v3, %r10, %r0
-# mem128[qd + 16] = x0
-	.loc 1 1606
-	li %r0, 16
-	stvx %v0, %r11, %r0
-# mem128[qd + 2320] = x3
-	.loc 1 1607
-	li %r0, 2320
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1608
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 1609
-	li %r0, 16
-	lvx %v2, %r9, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1610
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1611
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 784] = x5
-	.loc 1 1612
-	li %r0, 784
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 784]
-	.loc 1 1613
-	li %r0, 784
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1614
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1615
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1552] = x5
-	.loc 1 1616
-	li %r0, 1552
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 1617
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 800]
-	.loc 1 1618
-	li %r0, 800
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 1619
-	li %r0, 32
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 800]
-	.loc 1 1620
-	li %r0, 800
-	lvx %v3, %r10, %r0
-# mem128[qd + 32] = x0
-	.loc 1 1621
-	li %r0, 32
-	stvx %v0, %r11, %r0
-# mem128[qd + 2336] = x3
-	.loc 1 1622
-	li %r0, 2336
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1623
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
-	.loc 1 1624
-	li %r0, 32
-	lvx %v2, %r9, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1625
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1626
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 800] = x5
-	.loc 1 1627
-	li %r0, 800
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 800]
-	.loc 1 1628
-	li %r0, 800
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1629
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1630
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1568] = x5
-	.loc 1 1631
-	li %r0, 1568
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 1632
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 816]
-	.loc 1 1633
-	li %r0, 816
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 48]
-	.loc 1 1634
-	li %r0, 48
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 816]
-	.loc 1 1635
-	li %r0, 816
-	lvx %v3, %r10, %r0
-# mem128[qd + 48] = x0
-	.loc 1 1636
-	li %r0, 48
-	stvx %v0, %r11, %r0
-# mem128[qd + 2352] = x3
-	.loc 1 1637
-	li %r0, 2352
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1638
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 48]
-	.loc 1 1639
-	li %r0, 48
-	lvx %v2, %r9, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1640
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1641
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 816] = x5
-	.loc 1 1642
-	li %r0, 816
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 816]
-	.loc 1 1643
-	li %r0, 816
-	lvx %v0, %r9, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1644
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1645
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1584] = x5
-	.loc 1 1646
-	li %r0, 1584
-	stvx %v0, %r11, %r0
-# qa = qa + 64
-	.loc 1 1647
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 1648
-	addi %r9, %r9, 64
-# qc = qc + 64
-	.loc 1 1649
-	addi %r10, %r10, 64
-# qd = qd + 64
-	.loc 1 1650
-	addi %r11, %r11, 64
-# i1 = i1 - 1
-	.loc 1 1651
-	addi %r12, %r12, -1
-# =? i1 - 0
-	.loc 1 1652
-	cmplwi %cr0, %r12, 0
-# goto loop31 if !=
-	.loc 1 1653
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop31
-# pa = pa + 4608
-	.loc 1 1654
-	addi %r4, %r4, 4608
-# pb = pb + 3072
-	.loc 1 1655
-	addi %r5, %r5, 3072
-# i0 = i0 - 1
-	.loc 1 1656
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 1657
-	cmplwi %cr0, %r6, 0
-# goto loop30 if !=
-	.loc 1 1658
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop30
-# x4 = mem128[w + 128]
-	.loc 1 1659
-	li %r0, 128
-	lvx %v6, %r8, %r0
-# x5 = mem128[w + 160]
-	.loc 1 1660
-	li %r0, 160
-	lvx %v7, %r8, %r0
-# x6 = mem128[w + 64]
-	.loc 1 1661
-	li %r0, 64
-	lvx %v1, %r8, %r0
-# x7 = mem128[w + 80]
-	.loc 1 1662
-	li %r0, 80
-	lvx %v2, %r8, %r0
-# pa = w + 4800
-	.loc 1 1663
-	addi %r4, %r8, 4800
-# pb = w + 7872
-	.loc 1 1664
-	addi %r5, %r8, 7872
-# pc = 135504
-	.loc 1 1665
-	lis %r6, 2
-	ori %r6, %r6, 4432
-# pc = w + pc
-	.loc 1 1666
-	add %r6, %r8, %r6
-# i1 = 48
-	.loc 1 1667
-	li %r7, 48
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop32:
-# x1 = mem128[pb]
-	.loc 1 1669
-	lvx %v3, 0, %r5
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 1670
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v7, %v0
-# 8x x1 = x1 * x4
-	.loc 1 1671
-	vspltish %v0, 0
-	vmladduhm %v5, %v3, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1672
-	vspltish %v0, 0
-	vmladduhm %v3, %v4, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1673
-	vsubuhm %v5, %v5, %v3
-# x3 = mem128[pa]
-	.loc 1 1674
-	lvx %v0, 0, %r4
-# 8x x1 = x1 + x3
-	.loc 1 1675
-	vadduhm %v5, %v5, %v0
-# 8x x2 = mulhis15(x1, x6)
-	.loc 1 1676
-	vspltish %v0, 0
-	vmhaddshs %v3, %v5, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1677
-	li %r0, 96
-	lvx %v0, %r8, %r0
-# 8x x2 = x2 + tv
-	.loc 1 1678
-	vadduhm %v3, %v3, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 1679
-	vspltish %v0, 10
-	vsrah %v3, %v3, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1680
-	vspltish %v0, 0
-	vmladduhm %v4, %v3, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1681
-	vsubuhm %v5, %v5, %v4
-# mem128[pc] = x1
-	.loc 1 1682
-	stvx %v5, 0, %r6
-# x1 = mem128[pb + 16]
-	.loc 1 1683
-	li %r0, 16
-	lvx %v3, %r5, %r0
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 1684
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v7, %v0
-# 8x x1 = x1 * x4
-	.loc 1 1685
-	vspltish %v0, 0
-	vmladduhm %v5, %v3, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1686
-	vspltish %v0, 0
-	vmladduhm %v3, %v4, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1687
-	vsubuhm %v5, %v5, %v3
-# x3 = mem128[pa + 16]
-	.loc 1 1688
-	li %r0, 16
-	lvx %v0, %r4, %r0
-# 8x x1 = x1 + x3
 	.loc 1 1689
-	vadduhm %v5, %v5, %v0
-# 8x x2 = mulhis15(x1, x6)
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop28
+# x4 = mem128[w + 176]
 	.loc 1 1690
-	vspltish %v0, 0
-	vmhaddshs %v3, %v5, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1691
-	li %r0, 96
-	lvx %v0, %r8, %r0
-# 8x x2 = x2 + tv
-	.loc 1 1692
-	vadduhm %v3, %v3, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 1693
-	vspltish %v0, 10
-	vsrah %v3, %v3, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1694
-	vspltish %v0, 0
-	vmladduhm %v4, %v3, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1695
-	vsubuhm %v5, %v5, %v4
-# mem128[pc + 16] = x1
-	.loc 1 1696
-	li %r0, 16
-	stvx %v5, %r6, %r0
-# x1 = mem128[pb + 32]
-	.loc 1 1697
-	li %r0, 32
-	lvx %v3, %r5, %r0
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 1698
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v7, %v0
-# 8x x1 = x1 * x4
-	.loc 1 1699
-	vspltish %v0, 0
-	vmladduhm %v5, %v3, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1700
-	vspltish %v0, 0
-	vmladduhm %v3, %v4, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1701
-	vsubuhm %v5, %v5, %v3
-# x3 = mem128[pa + 32]
-	.loc 1 1702
-	li %r0, 32
-	lvx %v0, %r4, %r0
-# 8x x1 = x1 + x3
-	.loc 1 1703
-	vadduhm %v5, %v5, %v0
-# 8x x2 = mulhis15(x1, x6)
-	.loc 1 1704
-	vspltish %v0, 0
-	vmhaddshs %v3, %v5, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1705
-	li %r0, 96
-	lvx %v0, %r8, %r0
-# 8x x2 = x2 + tv
-	.loc 1 1706
-	vadduhm %v3, %v3, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 1707
-	vspltish %v0, 10
-	vsrah %v3, %v3, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1708
-	vspltish %v0, 0
-	vmladduhm %v4, %v3, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1709
-	vsubuhm %v5, %v5, %v4
-# mem128[pc + 32] = x1
-	.loc 1 1710
-	li %r0, 32
-	stvx %v5, %r6, %r0
-# x1 = mem128[pb + 48]
-	.loc 1 1711
-	li %r0, 48
-	lvx %v3, %r5, %r0
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 1712
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v7, %v0
-# 8x x1 = x1 * x4
-	.loc 1 1713
-	vspltish %v0, 0
-	vmladduhm %v5, %v3, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1714
-	vspltish %v0, 0
-	vmladduhm %v3, %v4, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1715
-	vsubuhm %v5, %v5, %v3
-# x3 = mem128[pa + 48]
-	.loc 1 1716
-	li %r0, 48
-	lvx %v0, %r4, %r0
-# 8x x1 = x1 + x3
-	.loc 1 1717
-	vadduhm %v5, %v5, %v0
-# 8x x2 = mulhis15(x1, x6)
-	.loc 1 1718
-	vspltish %v0, 0
-	vmhaddshs %v3, %v5, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1719
-	li %r0, 96
-	lvx %v0, %r8, %r0
-# 8x x2 = x2 + tv
-	.loc 1 1720
-	vadduhm %v3, %v3, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 1721
-	vspltish %v0, 10
-	vsrah %v3, %v3, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1722
-	vspltish %v0, 0
-	vmladduhm %v4, %v3, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1723
-	vsubuhm %v5, %v5, %v4
-# mem128[pc + 48] = x1
-	.loc 1 1724
-	li %r0, 48
-	stvx %v5, %r6, %r0
-# pa = pa + 64
-	.loc 1 1725
-	addi %r4, %r4, 64
-# pb = pb + 64
-	.loc 1 1726
-	addi %r5, %r5, 64
-# pc = pc + 64
-	.loc 1 1727
-	addi %r6, %r6, 64
-# i1 = i1 - 1
-	.loc 1 1728
-	addi %r7, %r7, -1
-# =? i1 - 0
-	.loc 1 1729
-	cmplwi %cr0, %r7, 0
-# goto loop32 if !=
-	.loc 1 1730
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop32
-# pa = 138576
-	.loc 1 1731
-	lis %r4, 2
-	ori %r4, %r4, 7504
-# pa = w + pa
-	.loc 1 1732
-	add %r4, %r8, %r4
-# z0 = 0
-	.loc 1 1733
-	vxor %v0, %v0, %v0
-# mem128[pa] = z0
-	.loc 1 1734
-	stvx %v0, 0, %r4
-# mem128[pa + 16] = z0
-	.loc 1 1735
-	li %r0, 16
-	stvx %v0, %r4, %r0
-# pa = 135504
-	.loc 1 1736
-	lis %r4, 2
-	ori %r4, %r4, 4432
-# pa = w + pa
-	.loc 1 1737
-	add %r4, %r8, %r4
-# pb = 136800
-	.loc 1 1738
-	lis %r5, 2
-	ori %r5, %r5, 5728
-# pb = w + pb
-	.loc 1 1739
-	add %r5, %r8, %r5
-# pc = 136800
-	.loc 1 1740
-	lis %r6, 2
-	ori %r6, %r6, 5728
-# pc = w + pc
-	.loc 1 1741
-	add %r6, %r8, %r6
-# qd = 138608
-	.loc 1 1742
-	lis %r7, 2
-	ori %r7, %r7, 7536
-# qd = w + qd
-	.loc 1 1743
-	add %r7, %r8, %r7
-# x0 = mem128[pa]
-	.loc 1 1744
-	lvx %v0, 0, %r4
-# x1 = mem128[pb]
-	.loc 1 1745
-	lvx %v3, 0, %r5
-# x3 = mem128[pb + 16]
-	.loc 1 1746
-	li %r0, 16
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 10)
-	.loc 1 1747
-	vsldoi %v3, %v3, %v4, 10
-# x2 = mem128[pc]
-	.loc 1 1748
-	lvx %v4, 0, %r6
-# x3 = mem128[pc + 16]
-	.loc 1 1749
-	li %r0, 16
-	lvx %v5, %r6, %r0
-# x2 = shiftleftbytes(x2, x3, 8)
-	.loc 1 1750
-	vsldoi %v4, %v4, %v5, 8
-# x3 = mem128[w + 176]
-	.loc 1 1751
+	mr %r6, %r8
 	li %r0, 176
-	lvx %v5, %r8, %r0
-# x2 = x2 & x3
-	.loc 1 1752
-	vand %v4, %v4, %v5
-# 8x x0 = x0 + x1
-	.loc 1 1753
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
-	.loc 1 1754
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 1755
+	lvx %v2, %r6, %r0
+# x5 = mem128[w + 192]
+	.loc 1 1691
+	li %r0, 192
+	lvx %v5, %r6, %r0
+# x6 = mem128[w + 64]
+	.loc 1 1692
+	li %r0, 64
+	lvx %v3, %r6, %r0
+# x7 = mem128[w + 80]
+	.loc 1 1693
+	li %r0, 80
+	lvx %v4, %r6, %r0
+# pa = 86592
+	.loc 1 1694
+	lis %r3, 1
+	ori %r3, %r3, 21056
+# pa = w + pa
+	.loc 1 1695
+	add %r3, %r6, %r3
+# pb = 89200
+	.loc 1 1696
+	lis %r4, 1
+	ori %r4, %r4, 23664
+# pb = w + pb
+	.loc 1 1697
+	add %r4, %r6, %r4
+# pc = 89200
+	.loc 1 1698
+	lis %r5, 1
+	ori %r5, %r5, 23664
+# pc = w + pc
+	.loc 1 1699
+	add %r5, %r6, %r5
+# qd = 120000
+	.loc 1 1700
+	lis %r7, 1
+	ori %r7, %r7, 54464
+# qd = w + qd
+	.loc 1 1701
+	add %r7, %r6, %r7
+# x0 = mem128[pa]
+	.loc 1 1702
+	lvx %v0, 0, %r3
+# a0 = mem128[pb]
+	.loc 1 1703
+	lvx %v1, 0, %r4
+# a1 = mem128[pb + 16]
+	.loc 1 1704
+	li %r0, 16
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1705
+	vsldoi %v1, %v1, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 1706
+	vadduwm %v0, %v0, %v1
+# x2 = mem128[pc]
+	.loc 1 1707
+	lvx %v1, 0, %r5
+# a1 = mem128[w + 224]
+	.loc 1 1708
+	li %r0, 224
+	lvx %v6, %r6, %r0
+# x2 = x2 & a1
+	.loc 1 1709
+	vand %v1, %v1, %v6
+# 4x x0 = x0 + x2
+	.loc 1 1710
+	vadduwm %v1, %v0, %v1
+# x2 = x0
+	.loc 1 1711
+	vor %v6, %v1, %v1
+# 4x x2 <<= 16
+	.loc 1 1712
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1713
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1714
+	vsubuwm %v1, %v1, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1715
+	vspltisw %v0, -16
+	vsraw %v1, %v1, %v0
+# x1 = mem128[pa + 16]
+	.loc 1 1716
+	li %r0, 16
+	lvx %v0, %r3, %r0
+# a0 = mem128[pb + 16]
+	.loc 1 1717
+	li %r0, 16
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 32]
+	.loc 1 1718
+	li %r0, 32
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1719
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1720
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 16]
+	.loc 1 1721
+	li %r0, 16
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1722
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 1723
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 1724
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 1725
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 1726
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 1727
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 1728
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 1729
+	vpkswss %v1, %v1, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 1730
 	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
+	vmhaddshs %v7, %v6, %v3, %v0
 # tv = mem128[w + 96]
-	.loc 1 1756
+	.loc 1 1731
 	li %r0, 96
-	lvx %v0, %r8, %r0
-# 8x x1 = x1 + tv
-	.loc 1 1757
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 1758
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1732
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1733
 	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
-	.loc 1 1759
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1734
 	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1735
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 1736
+	vspltish %v0, 0
+	vmhaddshs %v7, %v1, %v5, %v0
+# 8x x0 = x0 * x4
+	.loc 1 1737
+	vspltish %v0, 0
+	vmladduhm %v8, %v1, %v2, %v0
+# 8x x1 = x1 * x7
+	.loc 1 1738
+	vspltish %v0, 0
+	vmladduhm %v1, %v7, %v4, %v0
 # 8x x0 = x0 - x1
-	.loc 1 1760
-	vsubuhm %v3, %v3, %v5
+	.loc 1 1739
+	vsubuhm %v8, %v8, %v1
+# 8x x0 = x0 + x2
+	.loc 1 1740
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 1741
+	vspltish %v0, 0
+	vmhaddshs %v1, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1742
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1743
+	vadduhm %v1, %v1, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1744
+	vspltish %v0, 10
+	vsrah %v1, %v1, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1745
+	vspltish %v0, 0
+	vmladduhm %v6, %v1, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 1746
+	vsubuhm %v8, %v8, %v6
 # mem128[qd] = x0
-	.loc 1 1761
-	stvx %v3, 0, %r7
-# pa = pa + 16
-	.loc 1 1762
-	addi %r4, %r4, 16
-# pb = pb + 16
-	.loc 1 1763
-	addi %r5, %r5, 16
-# pc = pc + 16
-	.loc 1 1764
-	addi %r6, %r6, 16
+	.loc 1 1747
+	stvx %v8, 0, %r7
+# pa = pa + 32
+	.loc 1 1748
+	addi %r8, %r3, 32
+# pb = pb + 32
+	.loc 1 1749
+	addi %r4, %r4, 32
+# pc = pc + 32
+	.loc 1 1750
+	addi %r5, %r5, 32
 # qd = qd + 16
-	.loc 1 1765
+	.loc 1 1751
 	addi %r7, %r7, 16
 # i1 = 20
-	.loc 1 1766
+	.loc 1 1752
 	li %r9, 20
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop33:
+	mr %r3, %r10
+	mr %r10, %r3
+	vor %v1, %v2, %v2
+	vor %v2, %v5, %v5
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop29:
 # x0 = mem128[pa]
-	.loc 1 1768
-	lvx %v0, 0, %r4
-# x1 = mem128[pb]
-	.loc 1 1769
-	lvx %v3, 0, %r5
-# x3 = mem128[pb + 16]
-	.loc 1 1770
+	.loc 1 1754
+	lvx %v0, 0, %r8
+# a0 = mem128[pb]
+	.loc 1 1755
+	lvx %v5, 0, %r4
+# a1 = mem128[pb + 16]
+	.loc 1 1756
 	li %r0, 16
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 10)
-	.loc 1 1771
-	vsldoi %v3, %v3, %v4, 10
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1757
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 1758
+	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc]
-	.loc 1 1772
-	lvx %v4, 0, %r6
+	.loc 1 1759
+	lvx %v5, 0, %r5
+# 4x x0 = x0 + x2
+	.loc 1 1760
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 1761
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 1762
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1763
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1764
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1765
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 16]
+	.loc 1 1766
+	li %r0, 16
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 16]
+	.loc 1 1767
+	li %r0, 16
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 32]
+	.loc 1 1768
+	li %r0, 32
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1769
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1770
+	vadduwm %v0, %v0, %v7
 # x3 = mem128[pc + 16]
+	.loc 1 1771
+	li %r0, 16
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1772
+	vadduwm %v7, %v0, %v7
+# x3 = x1
 	.loc 1 1773
-	li %r0, 16
-	lvx %v5, %r6, %r0
-# x2 = shiftleftbytes(x2, x3, 8)
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
 	.loc 1 1774
-	vsldoi %v4, %v4, %v5, 8
-# 8x x0 = x0 + x1
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
 	.loc 1 1775
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
 	.loc 1 1776
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
 	.loc 1 1777
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
-# tv = mem128[w + 96]
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
 	.loc 1 1778
-	li %r0, 96
-	lvx %v0, %r8, %r0
-# 8x x1 = x1 + tv
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
 	.loc 1 1779
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
 	.loc 1 1780
-	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
 	.loc 1 1781
-	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
-# 8x x0 = x0 - x1
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
 	.loc 1 1782
-	vsubuhm %v3, %v3, %v5
-# mem128[qd] = x0
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
 	.loc 1 1783
-	stvx %v3, 0, %r7
-# x0 = mem128[pa + 16]
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
 	.loc 1 1784
-	li %r0, 16
-	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 16]
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
 	.loc 1 1785
-	li %r0, 16
-	lvx %v3, %r5, %r0
-# x3 = mem128[pb + 32]
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
 	.loc 1 1786
-	li %r0, 32
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 10)
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
 	.loc 1 1787
-	vsldoi %v3, %v3, %v4, 10
-# x2 = mem128[pc + 16]
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
 	.loc 1 1788
-	li %r0, 16
-	lvx %v4, %r6, %r0
-# x3 = mem128[pc + 32]
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
 	.loc 1 1789
-	li %r0, 32
-	lvx %v5, %r6, %r0
-# x2 = shiftleftbytes(x2, x3, 8)
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
 	.loc 1 1790
-	vsldoi %v4, %v4, %v5, 8
-# 8x x0 = x0 + x1
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
 	.loc 1 1791
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
 	.loc 1 1792
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
 	.loc 1 1793
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
-# tv = mem128[w + 96]
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
 	.loc 1 1794
-	li %r0, 96
-	lvx %v0, %r8, %r0
-# 8x x1 = x1 + tv
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
 	.loc 1 1795
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
 	.loc 1 1796
-	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
+	vsubuhm %v8, %v8, %v6
+# mem128[qd] = x0
 	.loc 1 1797
-	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
-# 8x x0 = x0 - x1
-	.loc 1 1798
-	vsubuhm %v3, %v3, %v5
-# mem128[qd + 16] = x0
-	.loc 1 1799
-	li %r0, 16
-	stvx %v3, %r7, %r0
+	stvx %v8, 0, %r7
 # x0 = mem128[pa + 32]
+	.loc 1 1798
+	li %r0, 32
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 32]
+	.loc 1 1799
+	li %r0, 32
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 48]
 	.loc 1 1800
-	li %r0, 32
-	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 32]
+	li %r0, 48
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1801
-	li %r0, 32
-	lvx %v3, %r5, %r0
-# x3 = mem128[pb + 48]
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
 	.loc 1 1802
-	li %r0, 48
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 10)
-	.loc 1 1803
-	vsldoi %v3, %v3, %v4, 10
+	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc + 32]
+	.loc 1 1803
+	li %r0, 32
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
 	.loc 1 1804
-	li %r0, 32
-	lvx %v4, %r6, %r0
-# x3 = mem128[pc + 48]
+	vadduwm %v5, %v0, %v5
+# x2 = x0
 	.loc 1 1805
-	li %r0, 48
-	lvx %v5, %r6, %r0
-# x2 = shiftleftbytes(x2, x3, 8)
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
 	.loc 1 1806
-	vsldoi %v4, %v4, %v5, 8
-# 8x x0 = x0 + x1
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
 	.loc 1 1807
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
 	.loc 1 1808
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
 	.loc 1 1809
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
-# tv = mem128[w + 96]
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 48]
 	.loc 1 1810
-	li %r0, 96
+	li %r0, 48
 	lvx %v0, %r8, %r0
-# 8x x1 = x1 + tv
+# a0 = mem128[pb + 48]
 	.loc 1 1811
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
+	li %r0, 48
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 64]
 	.loc 1 1812
-	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
+	li %r0, 64
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1813
-	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
-# 8x x0 = x0 - x1
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
 	.loc 1 1814
-	vsubuhm %v3, %v3, %v5
-# mem128[qd + 32] = x0
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 48]
 	.loc 1 1815
-	li %r0, 32
-	stvx %v3, %r7, %r0
-# x0 = mem128[pa + 48]
+	li %r0, 48
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
 	.loc 1 1816
-	li %r0, 48
-	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 48]
+	vadduwm %v7, %v0, %v7
+# x3 = x1
 	.loc 1 1817
-	li %r0, 48
-	lvx %v3, %r5, %r0
-# x3 = mem128[pb + 64]
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
 	.loc 1 1818
-	li %r0, 64
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 10)
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
 	.loc 1 1819
-	vsldoi %v3, %v3, %v4, 10
-# x2 = mem128[pc + 48]
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
 	.loc 1 1820
-	li %r0, 48
-	lvx %v4, %r6, %r0
-# x3 = mem128[pc + 64]
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
 	.loc 1 1821
-	li %r0, 64
-	lvx %v5, %r6, %r0
-# x2 = shiftleftbytes(x2, x3, 8)
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
 	.loc 1 1822
-	vsldoi %v4, %v4, %v5, 8
-# 8x x0 = x0 + x1
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
 	.loc 1 1823
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
 	.loc 1 1824
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 1825
 	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
+	vmhaddshs %v7, %v6, %v3, %v0
 # tv = mem128[w + 96]
-	.loc 1 1826
+	.loc 1 1825
 	li %r0, 96
-	lvx %v0, %r8, %r0
-# 8x x1 = x1 + tv
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1826
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
 	.loc 1 1827
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 1828
 	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
-	.loc 1 1829
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1828
 	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
-# 8x x0 = x0 - x1
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1829
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
 	.loc 1 1830
-	vsubuhm %v3, %v3, %v5
-# mem128[qd + 48] = x0
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
 	.loc 1 1831
-	li %r0, 48
-	stvx %v3, %r7, %r0
-# pa = pa + 64
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
 	.loc 1 1832
-	addi %r4, %r4, 64
-# pb = pb + 64
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
 	.loc 1 1833
-	addi %r5, %r5, 64
-# pc = pc + 64
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
 	.loc 1 1834
-	addi %r6, %r6, 64
-# qd = qd + 64
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
 	.loc 1 1835
-	addi %r7, %r7, 64
-# i1 = i1 - 1
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
 	.loc 1 1836
-	addi %r9, %r9, -1
-# =? i1 - 0
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
 	.loc 1 1837
-	cmplwi %cr0, %r9, 0
-# goto loop33 if !=
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
 	.loc 1 1838
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop33
-# x0 = mem128[pa]
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
 	.loc 1 1839
-	lvx %v0, 0, %r4
-# x1 = mem128[pb]
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
 	.loc 1 1840
-	lvx %v3, 0, %r5
-# x3 = mem128[pb + 16]
+	vsubuhm %v8, %v8, %v6
+# mem128[qd + 16] = x0
 	.loc 1 1841
 	li %r0, 16
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 10)
+	stvx %v8, %r7, %r0
+# x0 = mem128[pa + 64]
 	.loc 1 1842
-	vsldoi %v3, %v3, %v4, 10
-# x2 = mem128[pc]
+	li %r0, 64
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 64]
 	.loc 1 1843
-	lvx %v4, 0, %r6
-# x3 = mem128[pc + 16]
+	li %r0, 64
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 80]
 	.loc 1 1844
-	li %r0, 16
-	lvx %v5, %r6, %r0
-# x2 = shiftleftbytes(x2, x3, 8)
+	li %r0, 80
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1845
-	vsldoi %v4, %v4, %v5, 8
-# 8x x0 = x0 + x1
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
 	.loc 1 1846
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc + 64]
 	.loc 1 1847
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
+	li %r0, 64
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
 	.loc 1 1848
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
-# tv = mem128[w + 96]
+	vadduwm %v5, %v0, %v5
+# x2 = x0
 	.loc 1 1849
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 1850
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1851
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1852
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1853
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 80]
+	.loc 1 1854
+	li %r0, 80
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 80]
+	.loc 1 1855
+	li %r0, 80
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 96]
+	.loc 1 1856
+	li %r0, 96
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1857
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1858
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 80]
+	.loc 1 1859
+	li %r0, 80
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1860
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 1861
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 1862
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 1863
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 1864
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 1865
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 1866
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 1867
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 1868
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1869
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1870
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1871
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1872
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1873
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 1874
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 1875
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 1876
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 1877
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 1878
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 1879
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1880
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1881
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1882
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1883
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 1884
+	vsubuhm %v8, %v8, %v6
+# mem128[qd + 32] = x0
+	.loc 1 1885
+	li %r0, 32
+	stvx %v8, %r7, %r0
+# x0 = mem128[pa + 96]
+	.loc 1 1886
 	li %r0, 96
 	lvx %v0, %r8, %r0
-# 8x x1 = x1 + tv
-	.loc 1 1850
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 1851
-	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
-	.loc 1 1852
+# a0 = mem128[pb + 96]
+	.loc 1 1887
+	li %r0, 96
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 112]
+	.loc 1 1888
+	li %r0, 112
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1889
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 1890
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc + 96]
+	.loc 1 1891
+	li %r0, 96
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
+	.loc 1 1892
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 1893
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 1894
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1895
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1896
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1897
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 112]
+	.loc 1 1898
+	li %r0, 112
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 112]
+	.loc 1 1899
+	li %r0, 112
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 128]
+	.loc 1 1900
+	li %r0, 128
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1901
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1902
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 112]
+	.loc 1 1903
+	li %r0, 112
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1904
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 1905
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 1906
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 1907
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 1908
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 1909
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 1910
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 1911
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 1912
 	vspltish %v0, 0
-	vmladduhm %v1, %v4, %v2, %v0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1913
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1914
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1915
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1916
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1917
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 1918
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 1919
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 1920
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
 # 8x x0 = x0 - x1
-	.loc 1 1853
-	vsubuhm %v3, %v3, %v1
+	.loc 1 1921
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 1922
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 1923
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1924
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1925
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1926
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1927
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 1928
+	vsubuhm %v8, %v8, %v6
+# mem128[qd + 48] = x0
+	.loc 1 1929
+	li %r0, 48
+	stvx %v8, %r7, %r0
+# pa = pa + 128
+	.loc 1 1930
+	addi %r8, %r8, 128
+# pb = pb + 128
+	.loc 1 1931
+	addi %r4, %r4, 128
+# pc = pc + 128
+	.loc 1 1932
+	addi %r5, %r5, 128
+# qd = qd + 64
+	.loc 1 1933
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 1934
+	addi %r9, %r9, -1
+# =? i1 - 0
+	.loc 1 1935
+	cmplwi %cr0, %r9, 0
+# goto loop29 if !=
+	.loc 1 1936
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop29
+# x0 = mem128[pa]
+	.loc 1 1937
+	vor %v5, %v2, %v2
+	vor %v2, %v1, %v1
+	lvx %v0, 0, %r8
+# a0 = mem128[pb]
+	.loc 1 1938
+	lvx %v1, 0, %r4
+# a1 = mem128[pb + 16]
+	.loc 1 1939
+	li %r0, 16
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1940
+	vsldoi %v1, %v1, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 1941
+	vadduwm %v0, %v0, %v1
+# x2 = mem128[pc]
+	.loc 1 1942
+	lvx %v1, 0, %r5
+# 4x x0 = x0 + x2
+	.loc 1 1943
+	vadduwm %v1, %v0, %v1
+# x2 = x0
+	.loc 1 1944
+	vor %v6, %v1, %v1
+# 4x x2 <<= 16
+	.loc 1 1945
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1946
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1947
+	vsubuwm %v1, %v1, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1948
+	vspltisw %v0, -16
+	vsraw %v1, %v1, %v0
+# x1 = mem128[pa + 16]
+	.loc 1 1949
+	li %r0, 16
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 16]
+	.loc 1 1950
+	li %r0, 16
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 32]
+	.loc 1 1951
+	li %r0, 32
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1952
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1953
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 16]
+	.loc 1 1954
+	li %r0, 16
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1955
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 1956
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 1957
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 1958
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 1959
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 1960
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 1961
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 1962
+	vpkswss %v1, %v1, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 1963
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1964
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1965
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1966
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1967
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1968
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 1969
+	vspltish %v0, 0
+	vmhaddshs %v7, %v1, %v5, %v0
+# 8x x0 = x0 * x4
+	.loc 1 1970
+	vspltish %v0, 0
+	vmladduhm %v5, %v1, %v2, %v0
+# 8x x1 = x1 * x7
+	.loc 1 1971
+	vspltish %v0, 0
+	vmladduhm %v1, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 1972
+	vsubuhm %v5, %v5, %v1
+# 8x x0 = x0 + x2
+	.loc 1 1973
+	vadduhm %v5, %v5, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 1974
+	vspltish %v0, 0
+	vmhaddshs %v1, %v5, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1975
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1976
+	vadduhm %v1, %v1, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1977
+	vspltish %v0, 10
+	vsrah %v1, %v1, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1978
+	vspltish %v0, 0
+	vmladduhm %v2, %v1, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 1979
+	vsubuhm %v5, %v5, %v2
 # mem128[qd] = x0
-	.loc 1 1854
-	stvx %v3, 0, %r7
-# pa = 138608
-	.loc 1 1855
-	lis %r4, 2
-	ori %r4, %r4, 7536
+	.loc 1 1980
+	stvx %v5, 0, %r7
+# pa = 120000
+	.loc 1 1981
+	lis %r3, 1
+	ori %r3, %r3, 54464
 # pa = w + pa
-	.loc 1 1856
-	add %r4, %r8, %r4
+	.loc 1 1982
+	add %r4, %r6, %r3
+# pb = out
+	.loc 1 1983
+	mr %r3, %r10
 # i1 = 163
-	.loc 1 1858
+	.loc 1 1984
 	li %r5, 163
-.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop34:
+	mr %r6, %r3
+.Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop30:
 # t0 = mem16[pa]
-	.loc 1 1860
-	lhz %r6, 0(%r4)
+	.loc 1 1986
+	lhz %r3, 0(%r4)
 # mem8[pb] = t0
-	.loc 1 1861
-	stb %r6, 0(%r3)
+	.loc 1 1987
+	stb %r3, 0(%r6)
 # t0 = t0 >> 8
-	.loc 1 1862
-	srwi %r6, %r6, 8
+	.loc 1 1988
+	srwi %r3, %r3, 8
 # mem8[pb + 1] = t0
-	.loc 1 1863
-	stb %r6, 1(%r3)
+	.loc 1 1989
+	stb %r3, 1(%r6)
 # t0 = mem16[pa + 2]
-	.loc 1 1864
-	lhz %r6, 2(%r4)
+	.loc 1 1990
+	lhz %r3, 2(%r4)
 # mem8[pb + 2] = t0
-	.loc 1 1865
-	stb %r6, 2(%r3)
+	.loc 1 1991
+	stb %r3, 2(%r6)
 # t0 = t0 >> 8
-	.loc 1 1866
-	srwi %r6, %r6, 8
+	.loc 1 1992
+	srwi %r3, %r3, 8
 # mem8[pb + 3] = t0
-	.loc 1 1867
-	stb %r6, 3(%r3)
+	.loc 1 1993
+	stb %r3, 3(%r6)
 # t0 = mem16[pa + 4]
-	.loc 1 1868
-	lhz %r6, 4(%r4)
+	.loc 1 1994
+	lhz %r3, 4(%r4)
 # mem8[pb + 4] = t0
-	.loc 1 1869
-	stb %r6, 4(%r3)
+	.loc 1 1995
+	stb %r3, 4(%r6)
 # t0 = t0 >> 8
-	.loc 1 1870
-	srwi %r6, %r6, 8
+	.loc 1 1996
+	srwi %r3, %r3, 8
 # mem8[pb + 5] = t0
-	.loc 1 1871
-	stb %r6, 5(%r3)
+	.loc 1 1997
+	stb %r3, 5(%r6)
 # t0 = mem16[pa + 6]
-	.loc 1 1872
-	lhz %r6, 6(%r4)
+	.loc 1 1998
+	lhz %r3, 6(%r4)
 # mem8[pb + 6] = t0
-	.loc 1 1873
-	stb %r6, 6(%r3)
+	.loc 1 1999
+	stb %r3, 6(%r6)
 # t0 = t0 >> 8
-	.loc 1 1874
-	srwi %r6, %r6, 8
+	.loc 1 2000
+	srwi %r3, %r3, 8
 # mem8[pb + 7] = t0
-	.loc 1 1875
-	stb %r6, 7(%r3)
+	.loc 1 2001
+	stb %r3, 7(%r6)
 # pa = pa + 8
-	.loc 1 1876
+	.loc 1 2002
 	addi %r4, %r4, 8
 # pb = pb + 8
-	.loc 1 1877
-	addi %r3, %r3, 8
+	.loc 1 2003
+	addi %r6, %r6, 8
 # i1 = i1 - 1
-	.loc 1 1878
+	.loc 1 2004
 	addi %r5, %r5, -1
 # =? i1 - 0
-	.loc 1 1879
+	.loc 1 2005
 	cmplwi %cr0, %r5, 0
-# goto loop34 if !=
-	.loc 1 1880
-	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop34
+# goto loop30 if !=
+	.loc 1 2006
+	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop30
 # t0 = mem16[pa]
-	.loc 1 1881
+	.loc 1 2007
+	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
-	.loc 1 1882
+	.loc 1 2008
 	stb %r4, 0(%r3)
 # t0 = t0 >> 8
-	.loc 1 1883
+	.loc 1 2009
 	srwi %r4, %r4, 8
 # mem8[pb + 1] = t0
-	.loc 1 1884
+	.loc 1 2010
 	stb %r4, 1(%r3)
 # leave
-	.loc 1 1885
+	.loc 1 2011
+	li %r0, 16
+	lvx %v20, %r1, %r0
+	li %r0, 32
+	lvx %v21, %r1, %r0
+	li %r0, 48
+	lvx %v22, %r1, %r0
+	li %r0, 64
+	lvx %v23, %r1, %r0
+	li %r0, 80
+	lvx %v24, %r1, %r0
+	li %r0, 96
+	lvx %v25, %r1, %r0
+	li %r0, 112
+	lvx %v26, %r1, %r0
+	li %r0, 128
+	lvx %v27, %r1, %r0
+	li %r0, 144
+	lvx %v28, %r1, %r0
+	addi %r1, %r1, 160
 	blr
 	.size qhasm_kernel_core_multsntrup653_ppc32_altivec_mul, .-qhasm_kernel_core_multsntrup653_ppc32_altivec_mul
 

@@ -7,6075 +7,6979 @@
 	.type qhasm_kernel_core_multsntrup761_ppc32_altivec_mul, @function
 	.p2align 5
 qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
+	stwu %r1, -160(%r1)
+	li %r0, 16
+	stvx %v20, %r1, %r0
+	li %r0, 32
+	stvx %v21, %r1, %r0
+	li %r0, 48
+	stvx %v22, %r1, %r0
+	li %r0, 64
+	stvx %v23, %r1, %r0
+	li %r0, 80
+	stvx %v24, %r1, %r0
+	li %r0, 96
+	stvx %v25, %r1, %r0
+	li %r0, 112
+	stvx %v26, %r1, %r0
+	li %r0, 128
+	stvx %v27, %r1, %r0
+	li %r0, 144
+	stvx %v28, %r1, %r0
+# input out in k c w
+	.loc 1 15
+	mr %r8, %r3
 # w = w + 15
-	.loc 1 16
+	.loc 1 17
 	addi %r7, %r7, 15
 # t0 = -16
-	.loc 1 17
-	li %r6, -16
-# w = w & t0
 	.loc 1 18
-	and %r9, %r7, %r6
-# t0 = 1
+	li %r3, -16
+# w = w & t0
 	.loc 1 19
-	li %r6, 1
-# mem16[w + 0] = t0
+	and %r7, %r7, %r3
+# t0 = 1
 	.loc 1 20
-	sth %r6, 0(%r9)
-# mem16[w + 2] = t0
+	li %r3, 1
+# mem16[w + 0] = t0
 	.loc 1 21
-	sth %r6, 2(%r9)
-# mem16[w + 4] = t0
+	sth %r3, 0(%r7)
+# mem16[w + 2] = t0
 	.loc 1 22
-	sth %r6, 4(%r9)
-# mem16[w + 6] = t0
+	sth %r3, 2(%r7)
+# mem16[w + 4] = t0
 	.loc 1 23
-	sth %r6, 6(%r9)
-# mem16[w + 8] = t0
+	sth %r3, 4(%r7)
+# mem16[w + 6] = t0
 	.loc 1 24
-	sth %r6, 8(%r9)
-# mem16[w + 10] = t0
+	sth %r3, 6(%r7)
+# mem16[w + 8] = t0
 	.loc 1 25
-	sth %r6, 10(%r9)
-# mem16[w + 12] = t0
+	sth %r3, 8(%r7)
+# mem16[w + 10] = t0
 	.loc 1 26
-	sth %r6, 12(%r9)
-# mem16[w + 14] = t0
+	sth %r3, 10(%r7)
+# mem16[w + 12] = t0
 	.loc 1 27
-	sth %r6, 14(%r9)
-# t0 = 3
+	sth %r3, 12(%r7)
+# mem16[w + 14] = t0
 	.loc 1 28
-	li %r6, 3
-# mem16[w + 16] = t0
+	sth %r3, 14(%r7)
+# t0 = 3
 	.loc 1 29
-	sth %r6, 16(%r9)
-# mem16[w + 18] = t0
+	li %r3, 3
+# mem16[w + 16] = t0
 	.loc 1 30
-	sth %r6, 18(%r9)
-# mem16[w + 20] = t0
+	sth %r3, 16(%r7)
+# mem16[w + 18] = t0
 	.loc 1 31
-	sth %r6, 20(%r9)
-# mem16[w + 22] = t0
+	sth %r3, 18(%r7)
+# mem16[w + 20] = t0
 	.loc 1 32
-	sth %r6, 22(%r9)
-# mem16[w + 24] = t0
+	sth %r3, 20(%r7)
+# mem16[w + 22] = t0
 	.loc 1 33
-	sth %r6, 24(%r9)
-# mem16[w + 26] = t0
+	sth %r3, 22(%r7)
+# mem16[w + 24] = t0
 	.loc 1 34
-	sth %r6, 26(%r9)
-# mem16[w + 28] = t0
+	sth %r3, 24(%r7)
+# mem16[w + 26] = t0
 	.loc 1 35
-	sth %r6, 28(%r9)
-# mem16[w + 30] = t0
+	sth %r3, 26(%r7)
+# mem16[w + 28] = t0
 	.loc 1 36
-	sth %r6, 30(%r9)
-# t0 = 2287
+	sth %r3, 28(%r7)
+# mem16[w + 30] = t0
 	.loc 1 37
-	li %r6, 2287
-# mem16[w + 32] = t0
+	sth %r3, 30(%r7)
+# t0 = 2287
 	.loc 1 38
-	sth %r6, 32(%r9)
-# mem16[w + 34] = t0
+	li %r3, 2287
+# mem16[w + 32] = t0
 	.loc 1 39
-	sth %r6, 34(%r9)
-# mem16[w + 36] = t0
+	sth %r3, 32(%r7)
+# mem16[w + 34] = t0
 	.loc 1 40
-	sth %r6, 36(%r9)
-# mem16[w + 38] = t0
+	sth %r3, 34(%r7)
+# mem16[w + 36] = t0
 	.loc 1 41
-	sth %r6, 38(%r9)
-# mem16[w + 40] = t0
+	sth %r3, 36(%r7)
+# mem16[w + 38] = t0
 	.loc 1 42
-	sth %r6, 40(%r9)
-# mem16[w + 42] = t0
+	sth %r3, 38(%r7)
+# mem16[w + 40] = t0
 	.loc 1 43
-	sth %r6, 42(%r9)
-# mem16[w + 44] = t0
+	sth %r3, 40(%r7)
+# mem16[w + 42] = t0
 	.loc 1 44
-	sth %r6, 44(%r9)
-# mem16[w + 46] = t0
+	sth %r3, 42(%r7)
+# mem16[w + 44] = t0
 	.loc 1 45
-	sth %r6, 46(%r9)
-# t0 = 10923
+	sth %r3, 44(%r7)
+# mem16[w + 46] = t0
 	.loc 1 46
-	li %r6, 10923
-# mem16[w + 48] = t0
+	sth %r3, 46(%r7)
+# t0 = 10923
 	.loc 1 47
-	sth %r6, 48(%r9)
-# mem16[w + 50] = t0
+	li %r3, 10923
+# mem16[w + 48] = t0
 	.loc 1 48
-	sth %r6, 50(%r9)
-# mem16[w + 52] = t0
+	sth %r3, 48(%r7)
+# mem16[w + 50] = t0
 	.loc 1 49
-	sth %r6, 52(%r9)
-# mem16[w + 54] = t0
+	sth %r3, 50(%r7)
+# mem16[w + 52] = t0
 	.loc 1 50
-	sth %r6, 54(%r9)
-# mem16[w + 56] = t0
+	sth %r3, 52(%r7)
+# mem16[w + 54] = t0
 	.loc 1 51
-	sth %r6, 56(%r9)
-# mem16[w + 58] = t0
+	sth %r3, 54(%r7)
+# mem16[w + 56] = t0
 	.loc 1 52
-	sth %r6, 58(%r9)
-# mem16[w + 60] = t0
+	sth %r3, 56(%r7)
+# mem16[w + 58] = t0
 	.loc 1 53
-	sth %r6, 60(%r9)
-# mem16[w + 62] = t0
+	sth %r3, 58(%r7)
+# mem16[w + 60] = t0
 	.loc 1 54
-	sth %r6, 62(%r9)
-# t0 = 7309
+	sth %r3, 60(%r7)
+# mem16[w + 62] = t0
 	.loc 1 55
-	li %r6, 7309
-# mem16[w + 64] = t0
+	sth %r3, 62(%r7)
+# t0 = 7309
 	.loc 1 56
-	sth %r6, 64(%r9)
-# mem16[w + 66] = t0
+	li %r3, 7309
+# mem16[w + 64] = t0
 	.loc 1 57
-	sth %r6, 66(%r9)
-# mem16[w + 68] = t0
+	sth %r3, 64(%r7)
+# mem16[w + 66] = t0
 	.loc 1 58
-	sth %r6, 68(%r9)
-# mem16[w + 70] = t0
+	sth %r3, 66(%r7)
+# mem16[w + 68] = t0
 	.loc 1 59
-	sth %r6, 70(%r9)
-# mem16[w + 72] = t0
+	sth %r3, 68(%r7)
+# mem16[w + 70] = t0
 	.loc 1 60
-	sth %r6, 72(%r9)
-# mem16[w + 74] = t0
+	sth %r3, 70(%r7)
+# mem16[w + 72] = t0
 	.loc 1 61
-	sth %r6, 74(%r9)
-# mem16[w + 76] = t0
+	sth %r3, 72(%r7)
+# mem16[w + 74] = t0
 	.loc 1 62
-	sth %r6, 76(%r9)
-# mem16[w + 78] = t0
+	sth %r3, 74(%r7)
+# mem16[w + 76] = t0
 	.loc 1 63
-	sth %r6, 78(%r9)
-# t0 = 4591
+	sth %r3, 76(%r7)
+# mem16[w + 78] = t0
 	.loc 1 64
-	li %r6, 4591
-# mem16[w + 80] = t0
+	sth %r3, 78(%r7)
+# t0 = 4591
 	.loc 1 65
-	sth %r6, 80(%r9)
-# mem16[w + 82] = t0
+	li %r3, 4591
+# mem16[w + 80] = t0
 	.loc 1 66
-	sth %r6, 82(%r9)
-# mem16[w + 84] = t0
+	sth %r3, 80(%r7)
+# mem16[w + 82] = t0
 	.loc 1 67
-	sth %r6, 84(%r9)
-# mem16[w + 86] = t0
+	sth %r3, 82(%r7)
+# mem16[w + 84] = t0
 	.loc 1 68
-	sth %r6, 86(%r9)
-# mem16[w + 88] = t0
+	sth %r3, 84(%r7)
+# mem16[w + 86] = t0
 	.loc 1 69
-	sth %r6, 88(%r9)
-# mem16[w + 90] = t0
+	sth %r3, 86(%r7)
+# mem16[w + 88] = t0
 	.loc 1 70
-	sth %r6, 90(%r9)
-# mem16[w + 92] = t0
+	sth %r3, 88(%r7)
+# mem16[w + 90] = t0
 	.loc 1 71
-	sth %r6, 92(%r9)
-# mem16[w + 94] = t0
+	sth %r3, 90(%r7)
+# mem16[w + 92] = t0
 	.loc 1 72
-	sth %r6, 94(%r9)
-# t0 = 512
+	sth %r3, 92(%r7)
+# mem16[w + 94] = t0
 	.loc 1 73
-	li %r6, 512
-# mem16[w + 96] = t0
+	sth %r3, 94(%r7)
+# t0 = 512
 	.loc 1 74
-	sth %r6, 96(%r9)
-# mem16[w + 98] = t0
+	li %r3, 512
+# mem16[w + 96] = t0
 	.loc 1 75
-	sth %r6, 98(%r9)
-# mem16[w + 100] = t0
+	sth %r3, 96(%r7)
+# mem16[w + 98] = t0
 	.loc 1 76
-	sth %r6, 100(%r9)
-# mem16[w + 102] = t0
+	sth %r3, 98(%r7)
+# mem16[w + 100] = t0
 	.loc 1 77
-	sth %r6, 102(%r9)
-# mem16[w + 104] = t0
+	sth %r3, 100(%r7)
+# mem16[w + 102] = t0
 	.loc 1 78
-	sth %r6, 104(%r9)
-# mem16[w + 106] = t0
+	sth %r3, 102(%r7)
+# mem16[w + 104] = t0
 	.loc 1 79
-	sth %r6, 106(%r9)
-# mem16[w + 108] = t0
+	sth %r3, 104(%r7)
+# mem16[w + 106] = t0
 	.loc 1 80
-	sth %r6, 108(%r9)
-# mem16[w + 110] = t0
+	sth %r3, 106(%r7)
+# mem16[w + 108] = t0
 	.loc 1 81
-	sth %r6, 110(%r9)
-# t0 = 489
+	sth %r3, 108(%r7)
+# mem16[w + 110] = t0
 	.loc 1 82
-	li %r6, 489
-# mem16[w + 112] = t0
+	sth %r3, 110(%r7)
+# t0 = 489
 	.loc 1 83
-	sth %r6, 112(%r9)
-# mem16[w + 114] = t0
+	li %r3, 489
+# mem16[w + 112] = t0
 	.loc 1 84
-	sth %r6, 114(%r9)
-# mem16[w + 116] = t0
+	sth %r3, 112(%r7)
+# mem16[w + 114] = t0
 	.loc 1 85
-	sth %r6, 116(%r9)
-# mem16[w + 118] = t0
+	sth %r3, 114(%r7)
+# mem16[w + 116] = t0
 	.loc 1 86
-	sth %r6, 118(%r9)
-# mem16[w + 120] = t0
+	sth %r3, 116(%r7)
+# mem16[w + 118] = t0
 	.loc 1 87
-	sth %r6, 120(%r9)
-# mem16[w + 122] = t0
+	sth %r3, 118(%r7)
+# mem16[w + 120] = t0
 	.loc 1 88
-	sth %r6, 122(%r9)
-# mem16[w + 124] = t0
+	sth %r3, 120(%r7)
+# mem16[w + 122] = t0
 	.loc 1 89
-	sth %r6, 124(%r9)
-# mem16[w + 126] = t0
+	sth %r3, 122(%r7)
+# mem16[w + 124] = t0
 	.loc 1 90
-	sth %r6, 126(%r9)
-# t0 = 67
+	sth %r3, 124(%r7)
+# mem16[w + 126] = t0
 	.loc 1 91
-	li %r6, 67
-# mem16[w + 128] = t0
+	sth %r3, 126(%r7)
+# t0 = 67
 	.loc 1 92
-	sth %r6, 128(%r9)
-# mem16[w + 130] = t0
+	li %r3, 67
+# mem16[w + 128] = t0
 	.loc 1 93
-	sth %r6, 130(%r9)
-# mem16[w + 132] = t0
+	sth %r3, 128(%r7)
+# mem16[w + 130] = t0
 	.loc 1 94
-	sth %r6, 132(%r9)
-# mem16[w + 134] = t0
+	sth %r3, 130(%r7)
+# mem16[w + 132] = t0
 	.loc 1 95
-	sth %r6, 134(%r9)
-# mem16[w + 136] = t0
+	sth %r3, 132(%r7)
+# mem16[w + 134] = t0
 	.loc 1 96
-	sth %r6, 136(%r9)
-# mem16[w + 138] = t0
+	sth %r3, 134(%r7)
+# mem16[w + 136] = t0
 	.loc 1 97
-	sth %r6, 138(%r9)
-# mem16[w + 140] = t0
+	sth %r3, 136(%r7)
+# mem16[w + 138] = t0
 	.loc 1 98
-	sth %r6, 140(%r9)
-# mem16[w + 142] = t0
+	sth %r3, 138(%r7)
+# mem16[w + 140] = t0
 	.loc 1 99
-	sth %r6, 142(%r9)
-# t0 = 33
+	sth %r3, 140(%r7)
+# mem16[w + 142] = t0
 	.loc 1 100
-	li %r6, 33
-# mem16[w + 144] = t0
+	sth %r3, 142(%r7)
+# t0 = 33
 	.loc 1 101
-	sth %r6, 144(%r9)
-# mem16[w + 146] = t0
+	li %r3, 33
+# mem16[w + 144] = t0
 	.loc 1 102
-	sth %r6, 146(%r9)
-# mem16[w + 148] = t0
+	sth %r3, 144(%r7)
+# mem16[w + 146] = t0
 	.loc 1 103
-	sth %r6, 148(%r9)
-# mem16[w + 150] = t0
+	sth %r3, 146(%r7)
+# mem16[w + 148] = t0
 	.loc 1 104
-	sth %r6, 150(%r9)
-# mem16[w + 152] = t0
+	sth %r3, 148(%r7)
+# mem16[w + 150] = t0
 	.loc 1 105
-	sth %r6, 152(%r9)
-# mem16[w + 154] = t0
+	sth %r3, 150(%r7)
+# mem16[w + 152] = t0
 	.loc 1 106
-	sth %r6, 154(%r9)
-# mem16[w + 156] = t0
+	sth %r3, 152(%r7)
+# mem16[w + 154] = t0
 	.loc 1 107
-	sth %r6, 156(%r9)
-# mem16[w + 158] = t0
+	sth %r3, 154(%r7)
+# mem16[w + 156] = t0
 	.loc 1 108
-	sth %r6, 158(%r9)
-# t0 = 478
+	sth %r3, 156(%r7)
+# mem16[w + 158] = t0
 	.loc 1 109
-	li %r6, 478
-# mem16[w + 160] = t0
+	sth %r3, 158(%r7)
+# t0 = 478
 	.loc 1 110
-	sth %r6, 160(%r9)
-# mem16[w + 162] = t0
+	li %r3, 478
+# mem16[w + 160] = t0
 	.loc 1 111
-	sth %r6, 162(%r9)
-# mem16[w + 164] = t0
+	sth %r3, 160(%r7)
+# mem16[w + 162] = t0
 	.loc 1 112
-	sth %r6, 164(%r9)
-# mem16[w + 166] = t0
+	sth %r3, 162(%r7)
+# mem16[w + 164] = t0
 	.loc 1 113
-	sth %r6, 166(%r9)
-# mem16[w + 168] = t0
+	sth %r3, 164(%r7)
+# mem16[w + 166] = t0
 	.loc 1 114
-	sth %r6, 168(%r9)
-# mem16[w + 170] = t0
+	sth %r3, 166(%r7)
+# mem16[w + 168] = t0
 	.loc 1 115
-	sth %r6, 170(%r9)
-# mem16[w + 172] = t0
+	sth %r3, 168(%r7)
+# mem16[w + 170] = t0
 	.loc 1 116
-	sth %r6, 172(%r9)
-# mem16[w + 174] = t0
+	sth %r3, 170(%r7)
+# mem16[w + 172] = t0
 	.loc 1 117
-	sth %r6, 174(%r9)
-# t0 = 0
+	sth %r3, 172(%r7)
+# mem16[w + 174] = t0
 	.loc 1 118
-	li %r6, 0
-# mem16[w + 176] = t0
+	sth %r3, 174(%r7)
+# t0 = 1262
 	.loc 1 119
-	sth %r6, 176(%r9)
-# t0 = -1
+	li %r3, 1262
+# mem16[w + 176] = t0
 	.loc 1 120
-	li %r6, -1
+	sth %r3, 176(%r7)
 # mem16[w + 178] = t0
 	.loc 1 121
-	sth %r6, 178(%r9)
+	sth %r3, 178(%r7)
 # mem16[w + 180] = t0
 	.loc 1 122
-	sth %r6, 180(%r9)
+	sth %r3, 180(%r7)
 # mem16[w + 182] = t0
 	.loc 1 123
-	sth %r6, 182(%r9)
+	sth %r3, 182(%r7)
 # mem16[w + 184] = t0
 	.loc 1 124
-	sth %r6, 184(%r9)
+	sth %r3, 184(%r7)
 # mem16[w + 186] = t0
 	.loc 1 125
-	sth %r6, 186(%r9)
+	sth %r3, 186(%r7)
 # mem16[w + 188] = t0
 	.loc 1 126
-	sth %r6, 188(%r9)
+	sth %r3, 188(%r7)
 # mem16[w + 190] = t0
 	.loc 1 127
-	sth %r6, 190(%r9)
-# pa = 134720
+	sth %r3, 190(%r7)
+# t0 = 9007
 	.loc 1 128
-	lis %r6, 2
-	ori %r6, %r6, 3648
-# pa = w + pa
+	li %r3, 9007
+# mem16[w + 192] = t0
 	.loc 1 129
-	add %r6, %r9, %r6
-# z0 = 0
+	sth %r3, 192(%r7)
+# mem16[w + 194] = t0
 	.loc 1 130
+	sth %r3, 194(%r7)
+# mem16[w + 196] = t0
+	.loc 1 131
+	sth %r3, 196(%r7)
+# mem16[w + 198] = t0
+	.loc 1 132
+	sth %r3, 198(%r7)
+# mem16[w + 200] = t0
+	.loc 1 133
+	sth %r3, 200(%r7)
+# mem16[w + 202] = t0
+	.loc 1 134
+	sth %r3, 202(%r7)
+# mem16[w + 204] = t0
+	.loc 1 135
+	sth %r3, 204(%r7)
+# mem16[w + 206] = t0
+	.loc 1 136
+	sth %r3, 206(%r7)
+# t0 = 0
+	.loc 1 137
+	li %r3, 0
+# mem16[w + 208] = t0
+	.loc 1 138
+	sth %r3, 208(%r7)
+# t0 = -1
+	.loc 1 139
+	li %r3, -1
+# mem16[w + 210] = t0
+	.loc 1 140
+	sth %r3, 210(%r7)
+# mem16[w + 212] = t0
+	.loc 1 141
+	sth %r3, 212(%r7)
+# mem16[w + 214] = t0
+	.loc 1 142
+	sth %r3, 214(%r7)
+# mem16[w + 216] = t0
+	.loc 1 143
+	sth %r3, 216(%r7)
+# mem16[w + 218] = t0
+	.loc 1 144
+	sth %r3, 218(%r7)
+# mem16[w + 220] = t0
+	.loc 1 145
+	sth %r3, 220(%r7)
+# mem16[w + 222] = t0
+	.loc 1 146
+	sth %r3, 222(%r7)
+# t0 = 0
+	.loc 1 147
+	li %r3, 0
+# mem16[w + 224] = t0
+	.loc 1 148
+	sth %r3, 224(%r7)
+# mem16[w + 226] = t0
+	.loc 1 149
+	sth %r3, 226(%r7)
+# t0 = -1
+	.loc 1 150
+	li %r3, -1
+# mem16[w + 228] = t0
+	.loc 1 151
+	sth %r3, 228(%r7)
+# mem16[w + 230] = t0
+	.loc 1 152
+	sth %r3, 230(%r7)
+# mem16[w + 232] = t0
+	.loc 1 153
+	sth %r3, 232(%r7)
+# mem16[w + 234] = t0
+	.loc 1 154
+	sth %r3, 234(%r7)
+# mem16[w + 236] = t0
+	.loc 1 155
+	sth %r3, 236(%r7)
+# mem16[w + 238] = t0
+	.loc 1 156
+	sth %r3, 238(%r7)
+# pa = 119216
+	.loc 1 157
+	lis %r3, 1
+	ori %r3, %r3, 53680
+# pa = w + pa
+	.loc 1 158
+	add %r3, %r7, %r3
+# z0 = 0
+	.loc 1 159
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
-	.loc 1 131
-	stvx %v0, 0, %r6
-# pa = 133200
-	.loc 1 132
-	lis %r6, 2
-	ori %r6, %r6, 2128
+	.loc 1 160
+	stvx %v0, 0, %r3
+# pa = 117696
+	.loc 1 161
+	lis %r3, 1
+	ori %r3, %r3, 52160
 # pa = w + pa
-	.loc 1 133
-	add %r8, %r9, %r6
+	.loc 1 162
+	add %r6, %r7, %r3
+# pb = in
+	.loc 1 163
+	mr %r9, %r7
 # i1 = 190
-	.loc 1 135
-	li %r6, 190
+	.loc 1 164
+	li %r3, 190
+	mr %r7, %r4
+	mr %r10, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop1:
 # t0 = mem8[pb]
-	.loc 1 137
-	lbz %r10, 0(%r4)
+	.loc 1 166
+	lbz %r4, 0(%r7)
 # t1 = mem8[pb + 1]
-	.loc 1 138
-	lbz %r7, 1(%r4)
+	.loc 1 167
+	lbz %r3, 1(%r7)
 # t1 = t1 << 8
-	.loc 1 139
-	slwi %r7, %r7, 8
+	.loc 1 168
+	slwi %r3, %r3, 8
 # t0 = t0 | t1
-	.loc 1 140
-	or %r10, %r10, %r7
+	.loc 1 169
+	or %r4, %r4, %r3
 # mem16[pa] = t0
-	.loc 1 141
-	sth %r10, 0(%r8)
+	.loc 1 170
+	sth %r4, 0(%r6)
 # t0 = mem8[pb + 2]
-	.loc 1 142
-	lbz %r7, 2(%r4)
+	.loc 1 171
+	lbz %r3, 2(%r7)
 # t1 = mem8[pb + 3]
-	.loc 1 143
-	lbz %r10, 3(%r4)
+	.loc 1 172
+	lbz %r4, 3(%r7)
 # t1 = t1 << 8
-	.loc 1 144
-	slwi %r10, %r10, 8
-# t0 = t0 | t1
-	.loc 1 145
-	or %r7, %r7, %r10
-# mem16[pa + 2] = t0
-	.loc 1 146
-	sth %r7, 2(%r8)
-# t0 = mem8[pb + 4]
-	.loc 1 147
-	lbz %r7, 4(%r4)
-# t1 = mem8[pb + 5]
-	.loc 1 148
-	lbz %r10, 5(%r4)
-# t1 = t1 << 8
-	.loc 1 149
-	slwi %r10, %r10, 8
-# t0 = t0 | t1
-	.loc 1 150
-	or %r7, %r7, %r10
-# mem16[pa + 4] = t0
-	.loc 1 151
-	sth %r7, 4(%r8)
-# t0 = mem8[pb + 6]
-	.loc 1 152
-	lbz %r7, 6(%r4)
-# t1 = mem8[pb + 7]
-	.loc 1 153
-	lbz %r10, 7(%r4)
-# t1 = t1 << 8
-	.loc 1 154
-	slwi %r10, %r10, 8
-# t0 = t0 | t1
-	.loc 1 155
-	or %r7, %r7, %r10
-# mem16[pa + 6] = t0
-	.loc 1 156
-	sth %r7, 6(%r8)
-# pa = pa + 8
-	.loc 1 157
-	addi %r8, %r8, 8
-# pb = pb + 8
-	.loc 1 158
-	addi %r4, %r4, 8
-# i1 = i1 - 1
-	.loc 1 159
-	addi %r6, %r6, -1
-# =? i1 - 0
-	.loc 1 160
-	cmplwi %cr0, %r6, 0
-# goto loop1 if !=
-	.loc 1 161
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop1
-# t0 = mem8[pb]
-	.loc 1 162
-	lbz %r6, 0(%r4)
-# t1 = mem8[pb + 1]
-	.loc 1 163
-	lbz %r4, 1(%r4)
-# t1 = t1 << 8
-	.loc 1 164
+	.loc 1 173
 	slwi %r4, %r4, 8
 # t0 = t0 | t1
-	.loc 1 165
-	or %r6, %r6, %r4
+	.loc 1 174
+	or %r3, %r3, %r4
+# mem16[pa + 2] = t0
+	.loc 1 175
+	sth %r3, 2(%r6)
+# t0 = mem8[pb + 4]
+	.loc 1 176
+	lbz %r3, 4(%r7)
+# t1 = mem8[pb + 5]
+	.loc 1 177
+	lbz %r4, 5(%r7)
+# t1 = t1 << 8
+	.loc 1 178
+	slwi %r4, %r4, 8
+# t0 = t0 | t1
+	.loc 1 179
+	or %r3, %r3, %r4
+# mem16[pa + 4] = t0
+	.loc 1 180
+	sth %r3, 4(%r6)
+# t0 = mem8[pb + 6]
+	.loc 1 181
+	lbz %r3, 6(%r7)
+# t1 = mem8[pb + 7]
+	.loc 1 182
+	lbz %r4, 7(%r7)
+# t1 = t1 << 8
+	.loc 1 183
+	slwi %r4, %r4, 8
+# t0 = t0 | t1
+	.loc 1 184
+	or %r3, %r3, %r4
+# mem16[pa + 6] = t0
+	.loc 1 185
+	sth %r3, 6(%r6)
+# pa = pa + 8
+	.loc 1 186
+	addi %r6, %r6, 8
+# pb = pb + 8
+	.loc 1 187
+	addi %r7, %r7, 8
+# i1 = i1 - 1
+	.loc 1 188
+	addi %r10, %r10, -1
+# =? i1 - 0
+	.loc 1 189
+	cmplwi %cr0, %r10, 0
+# goto loop1 if !=
+	.loc 1 190
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop1
+# t0 = mem8[pb]
+	.loc 1 191
+	mr %r4, %r7
+	lbz %r3, 0(%r4)
+# t1 = mem8[pb + 1]
+	.loc 1 192
+	lbz %r4, 1(%r4)
+# t1 = t1 << 8
+	.loc 1 193
+	slwi %r4, %r4, 8
+# t0 = t0 | t1
+	.loc 1 194
+	or %r3, %r3, %r4
 # mem16[pa] = t0
-	.loc 1 166
-	sth %r6, 0(%r8)
-# pa = 135488
-	.loc 1 167
-	lis %r4, 2
-	ori %r4, %r4, 4416
+	.loc 1 195
+	sth %r3, 0(%r6)
+# pa = 119984
+	.loc 1 196
+	lis %r3, 1
+	ori %r3, %r3, 54448
 # pa = w + pa
-	.loc 1 168
-	add %r4, %r9, %r4
+	.loc 1 197
+	mr %r7, %r9
+	add %r3, %r7, %r3
 # z0 = 0
-	.loc 1 169
+	.loc 1 198
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
-	.loc 1 170
-	stvx %v0, 0, %r4
-# pa = 134736
-	.loc 1 171
-	lis %r4, 2
-	ori %r4, %r4, 3664
+	.loc 1 199
+	stvx %v0, 0, %r3
+# pa = 119232
+	.loc 1 200
+	lis %r4, 1
+	ori %r4, %r4, 53696
 # pa = w + pa
-	.loc 1 172
-	add %r4, %r9, %r4
+	.loc 1 201
+	add %r4, %r7, %r4
 # i1 = 190
-	.loc 1 175
+	.loc 1 204
 	li %r6, 190
+	mr %r3, %r8
+	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop2:
 # t0 = mem8[qa]
-	.loc 1 177
-	lbz %r7, 0(%r5)
+	.loc 1 206
+	lbz %r3, 0(%r5)
 # mem8[qb] = t0
-	.loc 1 178
-	stb %r7, 0(%r4)
+	.loc 1 207
+	stb %r3, 0(%r4)
 # t0 = mem8[qa + 1]
-	.loc 1 179
-	lbz %r7, 1(%r5)
+	.loc 1 208
+	lbz %r3, 1(%r5)
 # mem8[qb + 1] = t0
-	.loc 1 180
-	stb %r7, 1(%r4)
+	.loc 1 209
+	stb %r3, 1(%r4)
 # t0 = mem8[qa + 2]
-	.loc 1 181
-	lbz %r7, 2(%r5)
+	.loc 1 210
+	lbz %r3, 2(%r5)
 # mem8[qb + 2] = t0
-	.loc 1 182
-	stb %r7, 2(%r4)
+	.loc 1 211
+	stb %r3, 2(%r4)
 # t0 = mem8[qa + 3]
-	.loc 1 183
-	lbz %r7, 3(%r5)
+	.loc 1 212
+	lbz %r3, 3(%r5)
 # mem8[qb + 3] = t0
-	.loc 1 184
-	stb %r7, 3(%r4)
+	.loc 1 213
+	stb %r3, 3(%r4)
 # qa = qa + 4
-	.loc 1 185
+	.loc 1 214
 	addi %r5, %r5, 4
 # qb = qb + 4
-	.loc 1 186
+	.loc 1 215
 	addi %r4, %r4, 4
 # i1 = i1 - 1
-	.loc 1 187
+	.loc 1 216
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 188
+	.loc 1 217
 	cmplwi %cr0, %r6, 0
 # goto loop2 if !=
-	.loc 1 189
+	.loc 1 218
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop2
 # t0 = mem8[qa]
-	.loc 1 190
-	lbz %r5, 0(%r5)
+	.loc 1 219
+	lbz %r3, 0(%r5)
 # mem8[qb] = t0
-	.loc 1 191
-	stb %r5, 0(%r4)
+	.loc 1 220
+	stb %r3, 0(%r4)
 # x7 = mem128[w + 0]
-	.loc 1 192
-	lvx %v4, 0, %r9
-# pa = 134736
-	.loc 1 193
-	lis %r4, 2
-	ori %r4, %r4, 3664
+	.loc 1 221
+	lvx %v0, 0, %r7
+# pa = 119232
+	.loc 1 222
+	lis %r3, 1
+	ori %r3, %r3, 53696
 # pa = w + pa
-	.loc 1 194
-	add %r4, %r9, %r4
-# pb = w + 3264
-	.loc 1 195
-	addi %r5, %r9, 3264
+	.loc 1 223
+	add %r4, %r7, %r3
+# pb = w + 3312
+	.loc 1 224
+	addi %r5, %r7, 3312
 # z0 = 0
-	.loc 1 196
-	vxor %v5, %v5, %v5
+	.loc 1 225
+	vxor %v1, %v1, %v1
 # i1 = 12
-	.loc 1 197
+	.loc 1 226
 	li %r6, 12
+	mr %r3, %r8
+	mr %r8, %r3
+	vor %v4, %v0, %v0
+	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop3:
 # x2 = mem128[pa]
-	.loc 1 199
+	.loc 1 228
 	lvx %v0, 0, %r4
 # x0 = unpacklo8(z0, x2)
-	.loc 1 200
+	.loc 1 229
 	vmrghb %v1, %v5, %v0
 # x3 = unpackhi8(z0, x2)
-	.loc 1 201
+	.loc 1 230
 	vmrglb %v0, %v5, %v0
 # x1 = x0 & x7
-	.loc 1 202
+	.loc 1 231
 	vand %v2, %v1, %v4
 # 8x x0 >>= 1
-	.loc 1 203
+	.loc 1 232
 	vspltish %v3, 1
 	vsrh %v1, %v1, %v3
 # x0 = x0 & x1
-	.loc 1 204
+	.loc 1 233
 	vand %v1, %v1, %v2
 # 8x x1 = x1 - x0
-	.loc 1 205
+	.loc 1 234
 	vsubuhm %v2, %v2, %v1
 # 8x x1 = x1 - x0
-	.loc 1 206
+	.loc 1 235
 	vsubuhm %v2, %v2, %v1
 # mem128[pb] = x1
-	.loc 1 207
+	.loc 1 236
 	stvx %v2, 0, %r5
 # x1 = x3 & x7
-	.loc 1 208
+	.loc 1 237
 	vand %v2, %v0, %v4
 # 8x x3 >>= 1
-	.loc 1 209
+	.loc 1 238
 	vspltish %v1, 1
 	vsrh %v0, %v0, %v1
 # x3 = x3 & x1
-	.loc 1 210
+	.loc 1 239
 	vand %v0, %v0, %v2
 # 8x x1 = x1 - x3
-	.loc 1 211
+	.loc 1 240
 	vsubuhm %v2, %v2, %v0
 # 8x x1 = x1 - x3
-	.loc 1 212
+	.loc 1 241
 	vsubuhm %v2, %v2, %v0
 # mem128[pb + 16] = x1
-	.loc 1 213
+	.loc 1 242
 	li %r0, 16
 	stvx %v2, %r5, %r0
 # x2 = mem128[pa + 16]
-	.loc 1 214
+	.loc 1 243
 	li %r0, 16
 	lvx %v0, %r4, %r0
 # x0 = unpacklo8(z0, x2)
-	.loc 1 215
-	vmrghb %v1, %v5, %v0
-# x3 = unpackhi8(z0, x2)
-	.loc 1 216
-	vmrglb %v2, %v5, %v0
-# x1 = x0 & x7
-	.loc 1 217
-	vand %v3, %v1, %v4
-# 8x x0 >>= 1
-	.loc 1 218
-	vspltish %v0, 1
-	vsrh %v1, %v1, %v0
-# x0 = x0 & x1
-	.loc 1 219
-	vand %v1, %v1, %v3
-# 8x x1 = x1 - x0
-	.loc 1 220
-	vsubuhm %v3, %v3, %v1
-# 8x x1 = x1 - x0
-	.loc 1 221
-	vsubuhm %v3, %v3, %v1
-# mem128[pb + 32] = x1
-	.loc 1 222
-	li %r0, 32
-	stvx %v3, %r5, %r0
-# x1 = x3 & x7
-	.loc 1 223
-	vand %v1, %v2, %v4
-# 8x x3 >>= 1
-	.loc 1 224
-	vspltish %v0, 1
-	vsrh %v2, %v2, %v0
-# x3 = x3 & x1
-	.loc 1 225
-	vand %v2, %v2, %v1
-# 8x x1 = x1 - x3
-	.loc 1 226
-	vsubuhm %v1, %v1, %v2
-# 8x x1 = x1 - x3
-	.loc 1 227
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 48] = x1
-	.loc 1 228
-	li %r0, 48
-	stvx %v1, %r5, %r0
-# x2 = mem128[pa + 32]
-	.loc 1 229
-	li %r0, 32
-	lvx %v0, %r4, %r0
-# x0 = unpacklo8(z0, x2)
-	.loc 1 230
-	vmrghb %v1, %v5, %v0
-# x3 = unpackhi8(z0, x2)
-	.loc 1 231
-	vmrglb %v2, %v5, %v0
-# x1 = x0 & x7
-	.loc 1 232
-	vand %v3, %v1, %v4
-# 8x x0 >>= 1
-	.loc 1 233
-	vspltish %v0, 1
-	vsrh %v1, %v1, %v0
-# x0 = x0 & x1
-	.loc 1 234
-	vand %v1, %v1, %v3
-# 8x x1 = x1 - x0
-	.loc 1 235
-	vsubuhm %v3, %v3, %v1
-# 8x x1 = x1 - x0
-	.loc 1 236
-	vsubuhm %v3, %v3, %v1
-# mem128[pb + 64] = x1
-	.loc 1 237
-	li %r0, 64
-	stvx %v3, %r5, %r0
-# x1 = x3 & x7
-	.loc 1 238
-	vand %v1, %v2, %v4
-# 8x x3 >>= 1
-	.loc 1 239
-	vspltish %v0, 1
-	vsrh %v2, %v2, %v0
-# x3 = x3 & x1
-	.loc 1 240
-	vand %v2, %v2, %v1
-# 8x x1 = x1 - x3
-	.loc 1 241
-	vsubuhm %v1, %v1, %v2
-# 8x x1 = x1 - x3
-	.loc 1 242
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 80] = x1
-	.loc 1 243
-	li %r0, 80
-	stvx %v1, %r5, %r0
-# x2 = mem128[pa + 48]
 	.loc 1 244
-	li %r0, 48
-	lvx %v0, %r4, %r0
-# x0 = unpacklo8(z0, x2)
-	.loc 1 245
 	vmrghb %v1, %v5, %v0
 # x3 = unpackhi8(z0, x2)
-	.loc 1 246
+	.loc 1 245
 	vmrglb %v2, %v5, %v0
 # x1 = x0 & x7
-	.loc 1 247
+	.loc 1 246
 	vand %v3, %v1, %v4
 # 8x x0 >>= 1
-	.loc 1 248
+	.loc 1 247
 	vspltish %v0, 1
 	vsrh %v1, %v1, %v0
 # x0 = x0 & x1
-	.loc 1 249
+	.loc 1 248
 	vand %v1, %v1, %v3
+# 8x x1 = x1 - x0
+	.loc 1 249
+	vsubuhm %v3, %v3, %v1
 # 8x x1 = x1 - x0
 	.loc 1 250
 	vsubuhm %v3, %v3, %v1
-# 8x x1 = x1 - x0
+# mem128[pb + 32] = x1
 	.loc 1 251
-	vsubuhm %v3, %v3, %v1
-# mem128[pb + 96] = x1
-	.loc 1 252
-	li %r0, 96
+	li %r0, 32
 	stvx %v3, %r5, %r0
 # x1 = x3 & x7
-	.loc 1 253
+	.loc 1 252
 	vand %v1, %v2, %v4
 # 8x x3 >>= 1
-	.loc 1 254
+	.loc 1 253
 	vspltish %v0, 1
 	vsrh %v2, %v2, %v0
 # x3 = x3 & x1
-	.loc 1 255
+	.loc 1 254
 	vand %v2, %v2, %v1
+# 8x x1 = x1 - x3
+	.loc 1 255
+	vsubuhm %v1, %v1, %v2
 # 8x x1 = x1 - x3
 	.loc 1 256
 	vsubuhm %v1, %v1, %v2
-# 8x x1 = x1 - x3
+# mem128[pb + 48] = x1
 	.loc 1 257
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 112] = x1
-	.loc 1 258
-	li %r0, 112
+	li %r0, 48
 	stvx %v1, %r5, %r0
-# pa = pa + 64
+# x2 = mem128[pa + 32]
+	.loc 1 258
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x0 = unpacklo8(z0, x2)
 	.loc 1 259
-	addi %r4, %r4, 64
-# pb = pb + 128
+	vmrghb %v1, %v5, %v0
+# x3 = unpackhi8(z0, x2)
 	.loc 1 260
-	addi %r5, %r5, 128
-# i1 = i1 - 1
+	vmrglb %v2, %v5, %v0
+# x1 = x0 & x7
 	.loc 1 261
-	addi %r6, %r6, -1
-# =? i1 - 0
+	vand %v3, %v1, %v4
+# 8x x0 >>= 1
 	.loc 1 262
-	cmplwi %cr0, %r6, 0
-# goto loop3 if !=
+	vspltish %v0, 1
+	vsrh %v1, %v1, %v0
+# x0 = x0 & x1
 	.loc 1 263
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop3
-# x4 = mem128[w + 128]
+	vand %v1, %v1, %v3
+# 8x x1 = x1 - x0
 	.loc 1 264
-	li %r0, 128
-	lvx %v4, %r9, %r0
-# x5 = mem128[w + 112]
+	vsubuhm %v3, %v3, %v1
+# 8x x1 = x1 - x0
 	.loc 1 265
-	li %r0, 112
-	lvx %v5, %r9, %r0
-# x6 = mem128[w + 64]
+	vsubuhm %v3, %v3, %v1
+# mem128[pb + 64] = x1
 	.loc 1 266
 	li %r0, 64
-	lvx %v6, %r9, %r0
-# x7 = mem128[w + 80]
+	stvx %v3, %r5, %r0
+# x1 = x3 & x7
 	.loc 1 267
-	li %r0, 80
-	lvx %v7, %r9, %r0
-# x3 = mem128[w + 144]
+	vand %v1, %v2, %v4
+# 8x x3 >>= 1
 	.loc 1 268
-	li %r0, 144
-	lvx %v8, %r9, %r0
-# pa = 133200
+	vspltish %v0, 1
+	vsrh %v2, %v2, %v0
+# x3 = x3 & x1
 	.loc 1 269
-	lis %r4, 2
-	ori %r4, %r4, 2128
-# pa = w + pa
+	vand %v2, %v2, %v1
+# 8x x1 = x1 - x3
 	.loc 1 270
-	add %r5, %r9, %r4
-# pb = w + 192
+	vsubuhm %v1, %v1, %v2
+# 8x x1 = x1 - x3
 	.loc 1 271
-	addi %r6, %r9, 192
-# pc = w + 1728
+	vsubuhm %v1, %v1, %v2
+# mem128[pb + 80] = x1
 	.loc 1 272
-	addi %r4, %r9, 1728
-# i1 = 24
+	li %r0, 80
+	stvx %v1, %r5, %r0
+# x2 = mem128[pa + 48]
 	.loc 1 273
-	li %r7, 24
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop4:
-# x0 = mem128[pa]
+	li %r0, 48
+	lvx %v0, %r4, %r0
+# x0 = unpacklo8(z0, x2)
+	.loc 1 274
+	vmrghb %v1, %v5, %v0
+# x3 = unpackhi8(z0, x2)
 	.loc 1 275
-	lvx %v1, 0, %r5
-# 8x x1 = mulhis15(x0, x6)
+	vmrglb %v2, %v5, %v0
+# x1 = x0 & x7
 	.loc 1 276
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
-# tv = mem128[w + 96]
+	vand %v3, %v1, %v4
+# 8x x0 >>= 1
 	.loc 1 277
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
+	vspltish %v0, 1
+	vsrh %v1, %v1, %v0
+# x0 = x0 & x1
 	.loc 1 278
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
+	vand %v1, %v1, %v3
+# 8x x1 = x1 - x0
 	.loc 1 279
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
+	vsubuhm %v3, %v3, %v1
+# 8x x1 = x1 - x0
 	.loc 1 280
-	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
-# 8x x0 = x0 - x1
+	vsubuhm %v3, %v3, %v1
+# mem128[pb + 96] = x1
 	.loc 1 281
-	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
+	li %r0, 96
+	stvx %v3, %r5, %r0
+# x1 = x3 & x7
 	.loc 1 282
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
+	vand %v1, %v2, %v4
+# 8x x3 >>= 1
 	.loc 1 283
-	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc] = x1
+	vspltish %v0, 1
+	vsrh %v2, %v2, %v0
+# x3 = x3 & x1
 	.loc 1 284
-	stvx %v3, 0, %r4
-# 8x x1 = x1 * x4
+	vand %v2, %v2, %v1
+# 8x x1 = x1 - x3
 	.loc 1 285
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
-# 8x x0 = x0 - x1
+	vsubuhm %v1, %v1, %v2
+# 8x x1 = x1 - x3
 	.loc 1 286
 	vsubuhm %v1, %v1, %v2
-# mem128[pb] = x0
+# mem128[pb + 112] = x1
 	.loc 1 287
-	stvx %v1, 0, %r6
-# x0 = mem128[pa + 16]
+	li %r0, 112
+	stvx %v1, %r5, %r0
+# pa = pa + 64
 	.loc 1 288
-	li %r0, 16
-	lvx %v1, %r5, %r0
-# 8x x1 = mulhis15(x0, x6)
+	addi %r4, %r4, 64
+# pb = pb + 128
 	.loc 1 289
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
-# tv = mem128[w + 96]
+	addi %r5, %r5, 128
+# i1 = i1 - 1
 	.loc 1 290
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
+	addi %r6, %r6, -1
+# =? i1 - 0
 	.loc 1 291
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
+	cmplwi %cr0, %r6, 0
+# goto loop3 if !=
 	.loc 1 292
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop3
+# x6 = mem128[w + 64]
 	.loc 1 293
-	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
-# 8x x0 = x0 - x1
+	li %r0, 64
+	lvx %v0, %r7, %r0
+# x7 = mem128[w + 80]
 	.loc 1 294
-	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
+	li %r0, 80
+	lvx %v1, %r7, %r0
+# pa = 117696
 	.loc 1 295
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
+	lis %r3, 1
+	ori %r3, %r3, 52160
+# pa = w + pa
 	.loc 1 296
-	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc + 16] = x1
+	add %r4, %r7, %r3
+# pb = w + 240
 	.loc 1 297
-	li %r0, 16
-	stvx %v3, %r4, %r0
-# 8x x1 = x1 * x4
+	addi %r5, %r7, 240
+# i1 = 24
 	.loc 1 298
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 299
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 16] = x0
+	li %r6, 24
+	mr %r3, %r8
+	vor %v4, %v0, %v0
+	vor %v5, %v1, %v1
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop4:
+# x0 = mem128[pa]
 	.loc 1 300
-	li %r0, 16
-	stvx %v1, %r6, %r0
-# x0 = mem128[pa + 32]
-	.loc 1 301
-	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, 0, %r4
 # 8x x1 = mulhis15(x0, x6)
-	.loc 1 302
+	.loc 1 301
 	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
+	vmhaddshs %v2, %v1, %v4, %v0
 # tv = mem128[w + 96]
-	.loc 1 303
+	.loc 1 302
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r7, %r0
 # 8x x1 = x1 + tv
-	.loc 1 304
+	.loc 1 303
 	vadduhm %v2, %v2, %v0
 # (int16) 8x x1 >>= 10
-	.loc 1 305
+	.loc 1 304
 	vspltish %v0, 10
 	vsrah %v2, %v2, %v0
 # 8x x1 = x1 * x7
-	.loc 1 306
+	.loc 1 305
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
-	.loc 1 307
+	.loc 1 306
 	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
+# mem128[pb] = x0
+	.loc 1 307
+	stvx %v1, 0, %r5
+# x0 = mem128[pa + 16]
 	.loc 1 308
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
+	li %r0, 16
+	lvx %v1, %r4, %r0
+# 8x x1 = mulhis15(x0, x6)
 	.loc 1 309
 	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc + 32] = x1
-	.loc 1 310
-	li %r0, 32
-	stvx %v3, %r4, %r0
-# 8x x1 = x1 * x4
-	.loc 1 311
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 312
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 32] = x0
-	.loc 1 313
-	li %r0, 32
-	stvx %v1, %r6, %r0
-# x0 = mem128[pa + 48]
-	.loc 1 314
-	li %r0, 48
-	lvx %v1, %r5, %r0
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 315
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
+	vmhaddshs %v2, %v1, %v4, %v0
 # tv = mem128[w + 96]
-	.loc 1 316
+	.loc 1 310
 	li %r0, 96
-	lvx %v0, %r9, %r0
+	lvx %v0, %r7, %r0
 # 8x x1 = x1 + tv
-	.loc 1 317
+	.loc 1 311
 	vadduhm %v2, %v2, %v0
 # (int16) 8x x1 >>= 10
-	.loc 1 318
+	.loc 1 312
 	vspltish %v0, 10
 	vsrah %v2, %v2, %v0
 # 8x x1 = x1 * x7
-	.loc 1 319
+	.loc 1 313
 	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
+	vmladduhm %v3, %v2, %v5, %v0
 # 8x x0 = x0 - x1
-	.loc 1 320
+	.loc 1 314
 	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
-	.loc 1 321
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
-	.loc 1 322
-	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc + 48] = x1
-	.loc 1 323
-	li %r0, 48
-	stvx %v3, %r4, %r0
-# 8x x1 = x1 * x4
-	.loc 1 324
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 325
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 48] = x0
-	.loc 1 326
-	li %r0, 48
-	stvx %v1, %r6, %r0
-# pa = pa + 64
-	.loc 1 327
-	addi %r5, %r5, 64
-# pb = pb + 64
-	.loc 1 328
-	addi %r6, %r6, 64
-# pc = pc + 64
-	.loc 1 329
-	addi %r4, %r4, 64
-# i1 = i1 - 1
-	.loc 1 330
-	addi %r7, %r7, -1
-# =? i1 - 0
-	.loc 1 331
-	cmplwi %cr0, %r7, 0
-# goto loop4 if !=
-	.loc 1 332
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop4
-# pa = w + 192
-	.loc 1 333
-	addi %r6, %r9, 192
-# pb = w + 20352
-	.loc 1 334
-	addi %r7, %r9, 20352
-# i0 = 2
-	.loc 1 335
-	li %r4, 2
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop5:
-# qa = pa
-	.loc 1 337
-	mr %r8, %r6
-# qb = pa + 768
-	.loc 1 338
-	addi %r10, %r6, 768
-# qc = pb
-	.loc 1 339
-	mr %r5, %r7
-# i1 = 12
-	.loc 1 340
-	li %r11, 12
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop6:
-# x0 = mem128[qa]
-	.loc 1 342
-	lvx %v0, 0, %r8
-# x1 = mem128[qb]
-	.loc 1 343
-	lvx %v1, 0, %r10
-# mem128[qc] = x0
-	.loc 1 344
-	stvx %v0, 0, %r5
-# mem128[qc + 1536] = x1
-	.loc 1 345
-	li %r0, 1536
+# mem128[pb + 16] = x0
+	.loc 1 315
+	li %r0, 16
 	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
+# x0 = mem128[pa + 32]
+	.loc 1 316
+	li %r0, 32
+	lvx %v1, %r4, %r0
+# 8x x1 = mulhis15(x0, x6)
+	.loc 1 317
+	vspltish %v0, 0
+	vmhaddshs %v2, %v1, %v4, %v0
+# tv = mem128[w + 96]
+	.loc 1 318
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x1 = x1 + tv
+	.loc 1 319
+	vadduhm %v2, %v2, %v0
+# (int16) 8x x1 >>= 10
+	.loc 1 320
+	vspltish %v0, 10
+	vsrah %v2, %v2, %v0
+# 8x x1 = x1 * x7
+	.loc 1 321
+	vspltish %v0, 0
+	vmladduhm %v3, %v2, %v5, %v0
+# 8x x0 = x0 - x1
+	.loc 1 322
+	vsubuhm %v1, %v1, %v3
+# mem128[pb + 32] = x0
+	.loc 1 323
+	li %r0, 32
+	stvx %v1, %r5, %r0
+# x0 = mem128[pa + 48]
+	.loc 1 324
+	li %r0, 48
+	lvx %v1, %r4, %r0
+# 8x x1 = mulhis15(x0, x6)
+	.loc 1 325
+	vspltish %v0, 0
+	vmhaddshs %v2, %v1, %v4, %v0
+# tv = mem128[w + 96]
+	.loc 1 326
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x1 = x1 + tv
+	.loc 1 327
+	vadduhm %v2, %v2, %v0
+# (int16) 8x x1 >>= 10
+	.loc 1 328
+	vspltish %v0, 10
+	vsrah %v2, %v2, %v0
+# 8x x1 = x1 * x7
+	.loc 1 329
+	vspltish %v0, 0
+	vmladduhm %v3, %v2, %v5, %v0
+# 8x x0 = x0 - x1
+	.loc 1 330
+	vsubuhm %v1, %v1, %v3
+# mem128[pb + 48] = x0
+	.loc 1 331
+	li %r0, 48
+	stvx %v1, %r5, %r0
+# pa = pa + 64
+	.loc 1 332
+	addi %r4, %r4, 64
+# pb = pb + 64
+	.loc 1 333
+	addi %r5, %r5, 64
+# i1 = i1 - 1
+	.loc 1 334
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 335
+	cmplwi %cr0, %r6, 0
+# goto loop4 if !=
+	.loc 1 336
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop4
+# pa = w + 240
+	.loc 1 337
+	addi %r5, %r7, 240
+# pb = w + 20400
+	.loc 1 338
+	addi %r4, %r7, 20400
+# qa = pa
+	.loc 1 339
+	mr %r9, %r7
+# qb = pa + 768
+	.loc 1 340
+	addi %r6, %r5, 768
+# i1 = 12
+	.loc 1 342
+	li %r7, 12
+	mr %r8, %r3
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop5:
+# x0 = mem128[qa]
+	.loc 1 344
+	lvx %v0, 0, %r5
+# x1 = mem128[qb]
+	.loc 1 345
+	lvx %v1, 0, %r6
+# mem128[qc] = x0
 	.loc 1 346
+	stvx %v0, 0, %r4
+# mem128[qc + 1536] = x1
+	.loc 1 347
+	li %r0, 1536
+	stvx %v1, %r4, %r0
+# 8x x0 = x0 + x1
+	.loc 1 348
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 768] = x0
-	.loc 1 347
-	li %r0, 768
-	stvx %v0, %r5, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 348
-	li %r0, 16
-	lvx %v0, %r8, %r0
-# x1 = mem128[qb + 16]
 	.loc 1 349
-	li %r0, 16
-	lvx %v1, %r10, %r0
-# mem128[qc + 16] = x0
+	li %r0, 768
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 16]
 	.loc 1 350
 	li %r0, 16
-	stvx %v0, %r5, %r0
-# mem128[qc + 1552] = x1
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 16]
 	.loc 1 351
-	li %r0, 1552
-	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
+	li %r0, 16
+	lvx %v1, %r6, %r0
+# mem128[qc + 16] = x0
 	.loc 1 352
+	li %r0, 16
+	stvx %v0, %r4, %r0
+# mem128[qc + 1552] = x1
+	.loc 1 353
+	li %r0, 1552
+	stvx %v1, %r4, %r0
+# 8x x0 = x0 + x1
+	.loc 1 354
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 784] = x0
-	.loc 1 353
-	li %r0, 784
-	stvx %v0, %r5, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 354
-	li %r0, 32
-	lvx %v0, %r8, %r0
-# x1 = mem128[qb + 32]
 	.loc 1 355
-	li %r0, 32
-	lvx %v1, %r10, %r0
-# mem128[qc + 32] = x0
+	li %r0, 784
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 32]
 	.loc 1 356
 	li %r0, 32
-	stvx %v0, %r5, %r0
-# mem128[qc + 1568] = x1
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 32]
 	.loc 1 357
-	li %r0, 1568
-	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
+	li %r0, 32
+	lvx %v1, %r6, %r0
+# mem128[qc + 32] = x0
 	.loc 1 358
+	li %r0, 32
+	stvx %v0, %r4, %r0
+# mem128[qc + 1568] = x1
+	.loc 1 359
+	li %r0, 1568
+	stvx %v1, %r4, %r0
+# 8x x0 = x0 + x1
+	.loc 1 360
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 800] = x0
-	.loc 1 359
-	li %r0, 800
-	stvx %v0, %r5, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 360
-	li %r0, 48
-	lvx %v0, %r8, %r0
-# x1 = mem128[qb + 48]
 	.loc 1 361
-	li %r0, 48
-	lvx %v1, %r10, %r0
-# mem128[qc + 48] = x0
+	li %r0, 800
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 48]
 	.loc 1 362
 	li %r0, 48
-	stvx %v0, %r5, %r0
-# mem128[qc + 1584] = x1
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 48]
 	.loc 1 363
-	li %r0, 1584
-	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
+	li %r0, 48
+	lvx %v1, %r6, %r0
+# mem128[qc + 48] = x0
 	.loc 1 364
+	li %r0, 48
+	stvx %v0, %r4, %r0
+# mem128[qc + 1584] = x1
+	.loc 1 365
+	li %r0, 1584
+	stvx %v1, %r4, %r0
+# 8x x0 = x0 + x1
+	.loc 1 366
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 816] = x0
-	.loc 1 365
-	li %r0, 816
-	stvx %v0, %r5, %r0
-# qa = qa + 64
-	.loc 1 366
-	addi %r8, %r8, 64
-# qb = qb + 64
 	.loc 1 367
-	addi %r10, %r10, 64
-# qc = qc + 64
+	li %r0, 816
+	stvx %v0, %r4, %r0
+# qa = qa + 64
 	.loc 1 368
 	addi %r5, %r5, 64
-# i1 = i1 - 1
+# qb = qb + 64
 	.loc 1 369
-	addi %r11, %r11, -1
-# =? i1 - 0
+	addi %r6, %r6, 64
+# qc = qc + 64
 	.loc 1 370
-	cmplwi %cr0, %r11, 0
-# goto loop6 if !=
+	addi %r4, %r4, 64
+# i1 = i1 - 1
 	.loc 1 371
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop6
-# pa = pa + 1536
+	addi %r7, %r7, -1
+# =? i1 - 0
 	.loc 1 372
-	addi %r6, %r6, 1536
-# pb = pb + 2304
-	.loc 1 373
-	addi %r7, %r7, 2304
-# i0 = i0 - 1
-	.loc 1 374
-	addi %r4, %r4, -1
-# =? i0 - 0
-	.loc 1 375
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r7, 0
 # goto loop5 if !=
-	.loc 1 376
+	.loc 1 373
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop5
-# pa = w + 3264
-	.loc 1 377
-	addi %r5, %r9, 3264
-# pb = 74880
-	.loc 1 378
-	lis %r4, 1
-	ori %r4, %r4, 9344
+# pa = w + 3312
+	.loc 1 374
+	mr %r7, %r9
+	addi %r4, %r7, 3312
+# pb = 74928
+	.loc 1 375
+	lis %r3, 1
+	ori %r3, %r3, 9392
 # pb = w + pb
-	.loc 1 379
-	add %r6, %r9, %r4
+	.loc 1 376
+	add %r6, %r7, %r3
+# qa = pa
+	.loc 1 377
+	mr %r9, %r7
 # qb = pa + 768
-	.loc 1 381
-	addi %r4, %r5, 768
+	.loc 1 378
+	addi %r5, %r4, 768
 # i1 = 12
-	.loc 1 383
+	.loc 1 380
 	li %r7, 12
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop7:
+	mr %r3, %r8
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop6:
 # x0 = mem128[qa]
-	.loc 1 385
-	lvx %v0, 0, %r5
+	.loc 1 382
+	lvx %v0, 0, %r4
 # x1 = mem128[qb]
-	.loc 1 386
-	lvx %v1, 0, %r4
+	.loc 1 383
+	lvx %v1, 0, %r5
 # mem128[qc] = x0
-	.loc 1 387
+	.loc 1 384
 	stvx %v0, 0, %r6
 # mem128[qc + 1536] = x1
-	.loc 1 388
+	.loc 1 385
 	li %r0, 1536
 	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
-	.loc 1 389
+	.loc 1 386
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 768] = x0
-	.loc 1 390
+	.loc 1 387
 	li %r0, 768
 	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 391
+	.loc 1 388
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[qb + 16]
-	.loc 1 392
+	.loc 1 389
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # mem128[qc + 16] = x0
-	.loc 1 393
+	.loc 1 390
 	li %r0, 16
 	stvx %v0, %r6, %r0
 # mem128[qc + 1552] = x1
-	.loc 1 394
+	.loc 1 391
 	li %r0, 1552
 	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
-	.loc 1 395
+	.loc 1 392
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 784] = x0
-	.loc 1 396
+	.loc 1 393
 	li %r0, 784
 	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 397
+	.loc 1 394
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[qb + 32]
-	.loc 1 398
+	.loc 1 395
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # mem128[qc + 32] = x0
-	.loc 1 399
+	.loc 1 396
 	li %r0, 32
 	stvx %v0, %r6, %r0
 # mem128[qc + 1568] = x1
-	.loc 1 400
+	.loc 1 397
 	li %r0, 1568
 	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
-	.loc 1 401
+	.loc 1 398
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 800] = x0
-	.loc 1 402
+	.loc 1 399
 	li %r0, 800
 	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 48]
-	.loc 1 403
+	.loc 1 400
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[qb + 48]
-	.loc 1 404
+	.loc 1 401
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # mem128[qc + 48] = x0
-	.loc 1 405
+	.loc 1 402
 	li %r0, 48
 	stvx %v0, %r6, %r0
 # mem128[qc + 1584] = x1
-	.loc 1 406
+	.loc 1 403
 	li %r0, 1584
 	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
-	.loc 1 407
+	.loc 1 404
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 816] = x0
-	.loc 1 408
+	.loc 1 405
 	li %r0, 816
 	stvx %v0, %r6, %r0
 # qa = qa + 64
-	.loc 1 409
-	addi %r5, %r5, 64
-# qb = qb + 64
-	.loc 1 410
+	.loc 1 406
 	addi %r4, %r4, 64
+# qb = qb + 64
+	.loc 1 407
+	addi %r5, %r5, 64
 # qc = qc + 64
-	.loc 1 411
+	.loc 1 408
 	addi %r6, %r6, 64
 # i1 = i1 - 1
-	.loc 1 412
+	.loc 1 409
 	addi %r7, %r7, -1
 # =? i1 - 0
-	.loc 1 413
+	.loc 1 410
 	cmplwi %cr0, %r7, 0
-# goto loop7 if !=
-	.loc 1 414
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop7
-# pa = w + 20352
-	.loc 1 415
-	addi %r4, %r9, 20352
-# pb = w + 4800
-	.loc 1 416
-	addi %r5, %r9, 4800
-# i0 = 6
-	.loc 1 417
-	li %r6, 6
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop8:
-# qa = pa
-	.loc 1 419
-	mr %r7, %r4
-# qb = pa + 384
-	.loc 1 420
-	addi %r8, %r4, 384
-# qc = pb
-	.loc 1 421
-	mr %r10, %r5
-# i1 = 6
-	.loc 1 422
-	li %r11, 6
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop9:
-# x0 = mem128[qa]
-	.loc 1 424
-	lvx %v0, 0, %r7
-# x1 = mem128[qb]
-	.loc 1 425
-	lvx %v1, 0, %r8
-# mem128[qc] = x0
-	.loc 1 426
-	stvx %v0, 0, %r10
-# mem128[qc + 768] = x1
-	.loc 1 427
-	li %r0, 768
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 428
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 384] = x0
-	.loc 1 429
-	li %r0, 384
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 430
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 431
-	li %r0, 16
-	lvx %v1, %r8, %r0
-# mem128[qc + 16] = x0
-	.loc 1 432
-	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 784] = x1
-	.loc 1 433
-	li %r0, 784
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 434
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 400] = x0
-	.loc 1 435
-	li %r0, 400
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 436
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 437
-	li %r0, 32
-	lvx %v1, %r8, %r0
-# mem128[qc + 32] = x0
-	.loc 1 438
-	li %r0, 32
-	stvx %v0, %r10, %r0
-# mem128[qc + 800] = x1
-	.loc 1 439
-	li %r0, 800
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 440
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 416] = x0
-	.loc 1 441
-	li %r0, 416
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 442
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 443
-	li %r0, 48
-	lvx %v1, %r8, %r0
-# mem128[qc + 48] = x0
-	.loc 1 444
-	li %r0, 48
-	stvx %v0, %r10, %r0
-# mem128[qc + 816] = x1
-	.loc 1 445
-	li %r0, 816
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 446
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 432] = x0
-	.loc 1 447
-	li %r0, 432
-	stvx %v0, %r10, %r0
-# qa = qa + 64
-	.loc 1 448
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 449
-	addi %r8, %r8, 64
-# qc = qc + 64
-	.loc 1 450
-	addi %r10, %r10, 64
-# i1 = i1 - 1
-	.loc 1 451
-	addi %r11, %r11, -1
-# =? i1 - 0
-	.loc 1 452
-	cmplwi %cr0, %r11, 0
-# goto loop9 if !=
-	.loc 1 453
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop9
-# pa = pa + 768
-	.loc 1 454
-	addi %r4, %r4, 768
-# pb = pb + 1152
-	.loc 1 455
-	addi %r5, %r5, 1152
-# i0 = i0 - 1
-	.loc 1 456
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 457
-	cmplwi %cr0, %r6, 0
-# goto loop8 if !=
-	.loc 1 458
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop8
-# pa = 74880
-	.loc 1 459
-	lis %r4, 1
-	ori %r4, %r4, 9344
-# pa = w + pa
-	.loc 1 460
-	add %r4, %r9, %r4
-# pb = 67104
-	.loc 1 461
-	lis %r5, 1
-	ori %r5, %r5, 1568
-# pb = w + pb
-	.loc 1 462
-	add %r5, %r9, %r5
+# goto loop6 if !=
+	.loc 1 411
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop6
+# pa = w + 20400
+	.loc 1 412
+	mr %r7, %r9
+	addi %r5, %r7, 20400
+# pb = w + 4848
+	.loc 1 413
+	addi %r6, %r7, 4848
 # i0 = 3
-	.loc 1 463
-	li %r6, 3
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop10:
+	.loc 1 414
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop7:
 # qa = pa
-	.loc 1 465
-	mr %r7, %r4
+	.loc 1 416
+	mr %r9, %r7
+	mr %r8, %r4
+	mr %r7, %r3
 # qb = pa + 384
-	.loc 1 466
-	addi %r8, %r4, 384
+	.loc 1 417
+	addi %r3, %r5, 384
 # qc = pb
-	.loc 1 467
+	.loc 1 418
 	mr %r10, %r5
 # i1 = 6
-	.loc 1 468
-	li %r11, 6
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop11:
+	.loc 1 419
+	mr %r11, %r6
+	li %r4, 6
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop8:
 # x0 = mem128[qa]
-	.loc 1 470
-	lvx %v0, 0, %r7
+	.loc 1 421
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
-	.loc 1 471
-	lvx %v1, 0, %r8
+	.loc 1 422
+	lvx %v1, 0, %r3
 # mem128[qc] = x0
-	.loc 1 472
-	stvx %v0, 0, %r10
+	.loc 1 423
+	stvx %v0, 0, %r6
 # mem128[qc + 768] = x1
-	.loc 1 473
+	.loc 1 424
 	li %r0, 768
-	stvx %v1, %r10, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
-	.loc 1 474
+	.loc 1 425
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
-	.loc 1 475
+	.loc 1 426
 	li %r0, 384
-	stvx %v0, %r10, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 476
+	.loc 1 427
 	li %r0, 16
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
-	.loc 1 477
+	.loc 1 428
 	li %r0, 16
-	lvx %v1, %r8, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 16] = x0
-	.loc 1 478
+	.loc 1 429
 	li %r0, 16
-	stvx %v0, %r10, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 784] = x1
-	.loc 1 479
+	.loc 1 430
 	li %r0, 784
-	stvx %v1, %r10, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
-	.loc 1 480
+	.loc 1 431
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
-	.loc 1 481
+	.loc 1 432
 	li %r0, 400
-	stvx %v0, %r10, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 482
+	.loc 1 433
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
-	.loc 1 483
+	.loc 1 434
 	li %r0, 32
-	lvx %v1, %r8, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 32] = x0
-	.loc 1 484
+	.loc 1 435
 	li %r0, 32
-	stvx %v0, %r10, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 800] = x1
-	.loc 1 485
+	.loc 1 436
 	li %r0, 800
-	stvx %v1, %r10, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
-	.loc 1 486
+	.loc 1 437
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
-	.loc 1 487
+	.loc 1 438
 	li %r0, 416
-	stvx %v0, %r10, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 48]
-	.loc 1 488
+	.loc 1 439
 	li %r0, 48
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
-	.loc 1 489
+	.loc 1 440
 	li %r0, 48
-	lvx %v1, %r8, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 48] = x0
-	.loc 1 490
+	.loc 1 441
 	li %r0, 48
-	stvx %v0, %r10, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 816] = x1
-	.loc 1 491
+	.loc 1 442
 	li %r0, 816
-	stvx %v1, %r10, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
-	.loc 1 492
+	.loc 1 443
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
-	.loc 1 493
+	.loc 1 444
 	li %r0, 432
-	stvx %v0, %r10, %r0
+	stvx %v0, %r6, %r0
 # qa = qa + 64
-	.loc 1 494
-	addi %r7, %r7, 64
+	.loc 1 445
+	addi %r5, %r5, 64
 # qb = qb + 64
-	.loc 1 495
-	addi %r8, %r8, 64
+	.loc 1 446
+	addi %r3, %r3, 64
 # qc = qc + 64
-	.loc 1 496
-	addi %r10, %r10, 64
+	.loc 1 447
+	addi %r6, %r6, 64
 # i1 = i1 - 1
-	.loc 1 497
-	addi %r11, %r11, -1
+	.loc 1 448
+	addi %r4, %r4, -1
 # =? i1 - 0
-	.loc 1 498
-	cmplwi %cr0, %r11, 0
-# goto loop11 if !=
-	.loc 1 499
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop11
+	.loc 1 449
+	cmplwi %cr0, %r4, 0
+# goto loop8 if !=
+	.loc 1 450
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop8
 # pa = pa + 768
-	.loc 1 500
-	addi %r4, %r4, 768
+	.loc 1 451
+	mr %r5, %r10
+	addi %r5, %r5, 768
 # pb = pb + 1152
-	.loc 1 501
-	addi %r5, %r5, 1152
+	.loc 1 452
+	mr %r6, %r11
+	addi %r6, %r6, 1152
 # i0 = i0 - 1
-	.loc 1 502
-	addi %r6, %r6, -1
+	.loc 1 453
+	mr %r4, %r8
+	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 503
-	cmplwi %cr0, %r6, 0
+	.loc 1 454
+	cmplwi %cr0, %r4, 0
+# goto loop7 if !=
+	.loc 1 455
+	mr %r3, %r7
+	mr %r7, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop7
+# pa = 74928
+	.loc 1 456
+	lis %r4, 1
+	ori %r4, %r4, 9392
+# pa = w + pa
+	.loc 1 457
+	add %r5, %r7, %r4
+# pb = 67152
+	.loc 1 458
+	lis %r4, 1
+	ori %r4, %r4, 1616
+# pb = w + pb
+	.loc 1 459
+	add %r6, %r7, %r4
+# i0 = 3
+	.loc 1 460
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop9:
+# qa = pa
+	.loc 1 462
+	mr %r11, %r4
+	mr %r8, %r7
+	mr %r7, %r3
+# qb = pa + 384
+	.loc 1 463
+	addi %r3, %r5, 384
+# qc = pb
+	.loc 1 464
+	mr %r9, %r5
+# i1 = 6
+	.loc 1 465
+	mr %r10, %r6
+	li %r4, 6
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop10:
+# x0 = mem128[qa]
+	.loc 1 467
+	lvx %v0, 0, %r5
+# x1 = mem128[qb]
+	.loc 1 468
+	lvx %v1, 0, %r3
+# mem128[qc] = x0
+	.loc 1 469
+	stvx %v0, 0, %r6
+# mem128[qc + 768] = x1
+	.loc 1 470
+	li %r0, 768
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 471
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 384] = x0
+	.loc 1 472
+	li %r0, 384
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 473
+	li %r0, 16
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 474
+	li %r0, 16
+	lvx %v1, %r3, %r0
+# mem128[qc + 16] = x0
+	.loc 1 475
+	li %r0, 16
+	stvx %v0, %r6, %r0
+# mem128[qc + 784] = x1
+	.loc 1 476
+	li %r0, 784
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 477
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 400] = x0
+	.loc 1 478
+	li %r0, 400
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 479
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 480
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 32] = x0
+	.loc 1 481
+	li %r0, 32
+	stvx %v0, %r6, %r0
+# mem128[qc + 800] = x1
+	.loc 1 482
+	li %r0, 800
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 483
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 416] = x0
+	.loc 1 484
+	li %r0, 416
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 485
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 486
+	li %r0, 48
+	lvx %v1, %r3, %r0
+# mem128[qc + 48] = x0
+	.loc 1 487
+	li %r0, 48
+	stvx %v0, %r6, %r0
+# mem128[qc + 816] = x1
+	.loc 1 488
+	li %r0, 816
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 489
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 432] = x0
+	.loc 1 490
+	li %r0, 432
+	stvx %v0, %r6, %r0
+# qa = qa + 64
+	.loc 1 491
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 492
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 493
+	addi %r6, %r6, 64
+# i1 = i1 - 1
+	.loc 1 494
+	addi %r4, %r4, -1
+# =? i1 - 0
+	.loc 1 495
+	cmplwi %cr0, %r4, 0
 # goto loop10 if !=
-	.loc 1 504
+	.loc 1 496
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop10
-# pa = w + 4800
+# pa = pa + 768
+	.loc 1 497
+	mr %r5, %r9
+	addi %r5, %r5, 768
+# pb = pb + 1152
+	.loc 1 498
+	mr %r6, %r10
+	addi %r6, %r6, 1152
+# i0 = i0 - 1
+	.loc 1 499
+	mr %r4, %r11
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 500
+	cmplwi %cr0, %r4, 0
+# goto loop9 if !=
+	.loc 1 501
+	mr %r3, %r7
+	mr %r7, %r8
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop9
+# x6 = mem128[w + 64]
+	.loc 1 502
+	li %r0, 64
+	lvx %v5, %r7, %r0
+# x7 = mem128[w + 80]
+	.loc 1 503
+	li %r0, 80
+	lvx %v6, %r7, %r0
+# pa = w + 4848
+	.loc 1 504
+	addi %r5, %r7, 4848
+# pb = w + 20400
 	.loc 1 505
-	addi %r4, %r9, 4800
-# pb = w + 20352
-	.loc 1 506
-	addi %r5, %r9, 20352
-# i0 = 18
-	.loc 1 507
-	li %r6, 18
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop12:
-# qa = pa
-	.loc 1 509
-	mr %r7, %r4
-# qb = pa + 192
-	.loc 1 510
-	addi %r8, %r4, 192
-# qc = pb
-	.loc 1 511
-	mr %r10, %r5
-# i1 = 3
-	.loc 1 512
-	li %r11, 3
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop13:
-# x0 = mem128[qa]
-	.loc 1 514
-	lvx %v0, 0, %r7
-# x1 = mem128[qb]
-	.loc 1 515
-	lvx %v1, 0, %r8
-# mem128[qc] = x0
-	.loc 1 516
-	stvx %v0, 0, %r10
-# mem128[qc + 384] = x1
-	.loc 1 517
-	li %r0, 384
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 518
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 192] = x0
-	.loc 1 519
-	li %r0, 192
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 520
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 521
-	li %r0, 16
-	lvx %v1, %r8, %r0
-# mem128[qc + 16] = x0
-	.loc 1 522
-	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 400] = x1
-	.loc 1 523
-	li %r0, 400
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 524
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 208] = x0
-	.loc 1 525
-	li %r0, 208
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 526
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 527
-	li %r0, 32
-	lvx %v1, %r8, %r0
-# mem128[qc + 32] = x0
-	.loc 1 528
-	li %r0, 32
-	stvx %v0, %r10, %r0
-# mem128[qc + 416] = x1
-	.loc 1 529
-	li %r0, 416
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 530
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 224] = x0
-	.loc 1 531
-	li %r0, 224
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 532
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 533
-	li %r0, 48
-	lvx %v1, %r8, %r0
-# mem128[qc + 48] = x0
-	.loc 1 534
-	li %r0, 48
-	stvx %v0, %r10, %r0
-# mem128[qc + 432] = x1
-	.loc 1 535
-	li %r0, 432
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 536
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 240] = x0
-	.loc 1 537
-	li %r0, 240
-	stvx %v0, %r10, %r0
-# qa = qa + 64
-	.loc 1 538
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 539
-	addi %r8, %r8, 64
-# qc = qc + 64
-	.loc 1 540
-	addi %r10, %r10, 64
-# i1 = i1 - 1
-	.loc 1 541
-	addi %r11, %r11, -1
-# =? i1 - 0
-	.loc 1 542
-	cmplwi %cr0, %r11, 0
-# goto loop13 if !=
-	.loc 1 543
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop13
-# pa = pa + 384
-	.loc 1 544
-	addi %r4, %r4, 384
-# pb = pb + 576
-	.loc 1 545
-	addi %r5, %r5, 576
-# i0 = i0 - 1
-	.loc 1 546
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 547
-	cmplwi %cr0, %r6, 0
-# goto loop12 if !=
-	.loc 1 548
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop12
-# pa = 67104
-	.loc 1 549
-	lis %r4, 1
-	ori %r4, %r4, 1568
-# pa = w + pa
-	.loc 1 550
-	add %r4, %r9, %r4
-# pb = 74880
-	.loc 1 551
-	lis %r5, 1
-	ori %r5, %r5, 9344
-# pb = w + pb
-	.loc 1 552
-	add %r5, %r9, %r5
+	addi %r6, %r7, 20400
 # i0 = 9
-	.loc 1 553
-	li %r6, 9
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop14:
+	.loc 1 506
+	li %r4, 9
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop11:
 # qa = pa
-	.loc 1 555
-	mr %r7, %r4
+	.loc 1 508
+	mr %r11, %r4
+	mr %r8, %r3
 # qb = pa + 192
-	.loc 1 556
-	addi %r8, %r4, 192
+	.loc 1 509
+	addi %r3, %r5, 192
 # qc = pb
-	.loc 1 557
-	mr %r10, %r5
+	.loc 1 510
+	mr %r9, %r5
 # i1 = 3
-	.loc 1 558
-	li %r11, 3
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop15:
+	.loc 1 511
+	mr %r10, %r6
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop12:
 # x0 = mem128[qa]
-	.loc 1 560
-	lvx %v0, 0, %r7
-# x1 = mem128[qb]
-	.loc 1 561
-	lvx %v1, 0, %r8
-# mem128[qc] = x0
-	.loc 1 562
-	stvx %v0, 0, %r10
-# mem128[qc + 384] = x1
-	.loc 1 563
-	li %r0, 384
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 564
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 192] = x0
-	.loc 1 565
-	li %r0, 192
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 566
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 567
-	li %r0, 16
-	lvx %v1, %r8, %r0
-# mem128[qc + 16] = x0
-	.loc 1 568
-	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 400] = x1
-	.loc 1 569
-	li %r0, 400
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 570
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 208] = x0
-	.loc 1 571
-	li %r0, 208
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 572
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 573
-	li %r0, 32
-	lvx %v1, %r8, %r0
-# mem128[qc + 32] = x0
-	.loc 1 574
-	li %r0, 32
-	stvx %v0, %r10, %r0
-# mem128[qc + 416] = x1
-	.loc 1 575
-	li %r0, 416
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 576
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 224] = x0
-	.loc 1 577
-	li %r0, 224
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 578
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 579
-	li %r0, 48
-	lvx %v1, %r8, %r0
-# mem128[qc + 48] = x0
-	.loc 1 580
-	li %r0, 48
-	stvx %v0, %r10, %r0
-# mem128[qc + 432] = x1
-	.loc 1 581
-	li %r0, 432
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 582
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 240] = x0
-	.loc 1 583
-	li %r0, 240
-	stvx %v0, %r10, %r0
-# qa = qa + 64
-	.loc 1 584
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 585
-	addi %r8, %r8, 64
-# qc = qc + 64
-	.loc 1 586
-	addi %r10, %r10, 64
-# i1 = i1 - 1
-	.loc 1 587
-	addi %r11, %r11, -1
-# =? i1 - 0
-	.loc 1 588
-	cmplwi %cr0, %r11, 0
-# goto loop15 if !=
-	.loc 1 589
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop15
-# pa = pa + 384
-	.loc 1 590
-	addi %r4, %r4, 384
-# pb = pb + 576
-	.loc 1 591
-	addi %r5, %r5, 576
-# i0 = i0 - 1
-	.loc 1 592
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 593
-	cmplwi %cr0, %r6, 0
-# goto loop14 if !=
-	.loc 1 594
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop14
-# pa = w + 20352
-	.loc 1 595
-	addi %r5, %r9, 20352
-# pb = w + 4800
-	.loc 1 596
-	addi %r7, %r9, 4800
-# i0 = 54
-	.loc 1 597
-	li %r4, 54
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop16:
-# qb = pa + 96
-	.loc 1 600
-	addi %r6, %r5, 96
-# x0 = mem128[qa]
-	.loc 1 602
-	lvx %v0, 0, %r5
-# x1 = mem128[qb]
-	.loc 1 603
-	lvx %v1, 0, %r6
-# mem128[qc] = x0
-	.loc 1 604
-	stvx %v0, 0, %r7
-# mem128[qc + 192] = x1
-	.loc 1 605
-	li %r0, 192
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 606
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 96] = x0
-	.loc 1 607
-	li %r0, 96
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 608
-	li %r0, 16
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 609
-	li %r0, 16
-	lvx %v1, %r6, %r0
-# mem128[qc + 16] = x0
-	.loc 1 610
-	li %r0, 16
-	stvx %v0, %r7, %r0
-# mem128[qc + 208] = x1
-	.loc 1 611
-	li %r0, 208
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 612
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 112] = x0
-	.loc 1 613
-	li %r0, 112
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 614
-	li %r0, 32
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 615
-	li %r0, 32
-	lvx %v1, %r6, %r0
-# mem128[qc + 32] = x0
-	.loc 1 616
-	li %r0, 32
-	stvx %v0, %r7, %r0
-# mem128[qc + 224] = x1
-	.loc 1 617
-	li %r0, 224
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 618
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 128] = x0
-	.loc 1 619
-	li %r0, 128
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 620
-	li %r0, 48
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 621
-	li %r0, 48
-	lvx %v1, %r6, %r0
-# mem128[qc + 48] = x0
-	.loc 1 622
-	li %r0, 48
-	stvx %v0, %r7, %r0
-# mem128[qc + 240] = x1
-	.loc 1 623
-	li %r0, 240
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 624
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 144] = x0
-	.loc 1 625
-	li %r0, 144
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 64]
-	.loc 1 626
-	li %r0, 64
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 64]
-	.loc 1 627
-	li %r0, 64
-	lvx %v1, %r6, %r0
-# mem128[qc + 64] = x0
-	.loc 1 628
-	li %r0, 64
-	stvx %v0, %r7, %r0
-# mem128[qc + 256] = x1
-	.loc 1 629
-	li %r0, 256
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 630
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 160] = x0
-	.loc 1 631
-	li %r0, 160
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 80]
-	.loc 1 632
-	li %r0, 80
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 80]
-	.loc 1 633
-	li %r0, 80
-	lvx %v1, %r6, %r0
-# mem128[qc + 80] = x0
-	.loc 1 634
-	li %r0, 80
-	stvx %v0, %r7, %r0
-# mem128[qc + 272] = x1
-	.loc 1 635
-	li %r0, 272
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 636
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 176] = x0
-	.loc 1 637
-	li %r0, 176
-	stvx %v0, %r7, %r0
-# pa = pa + 192
-	.loc 1 638
-	addi %r5, %r5, 192
-# pb = pb + 288
-	.loc 1 639
-	addi %r7, %r7, 288
-# i0 = i0 - 1
-	.loc 1 640
-	addi %r4, %r4, -1
-# =? i0 - 0
-	.loc 1 641
-	cmplwi %cr0, %r4, 0
-# goto loop16 if !=
-	.loc 1 642
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop16
-# pa = 74880
-	.loc 1 643
-	lis %r4, 1
-	ori %r4, %r4, 9344
-# pa = w + pa
-	.loc 1 644
-	add %r5, %r9, %r4
-# pb = 67104
-	.loc 1 645
-	lis %r4, 1
-	ori %r4, %r4, 1568
-# pb = w + pb
-	.loc 1 646
-	add %r7, %r9, %r4
-# i0 = 27
-	.loc 1 647
-	li %r4, 27
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop17:
-# qb = pa + 96
-	.loc 1 650
-	addi %r6, %r5, 96
-# x0 = mem128[qa]
-	.loc 1 652
-	lvx %v0, 0, %r5
-# x1 = mem128[qb]
-	.loc 1 653
-	lvx %v1, 0, %r6
-# mem128[qc] = x0
-	.loc 1 654
-	stvx %v0, 0, %r7
-# mem128[qc + 192] = x1
-	.loc 1 655
-	li %r0, 192
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 656
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 96] = x0
-	.loc 1 657
-	li %r0, 96
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 658
-	li %r0, 16
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 659
-	li %r0, 16
-	lvx %v1, %r6, %r0
-# mem128[qc + 16] = x0
-	.loc 1 660
-	li %r0, 16
-	stvx %v0, %r7, %r0
-# mem128[qc + 208] = x1
-	.loc 1 661
-	li %r0, 208
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 662
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 112] = x0
-	.loc 1 663
-	li %r0, 112
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 664
-	li %r0, 32
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 665
-	li %r0, 32
-	lvx %v1, %r6, %r0
-# mem128[qc + 32] = x0
-	.loc 1 666
-	li %r0, 32
-	stvx %v0, %r7, %r0
-# mem128[qc + 224] = x1
-	.loc 1 667
-	li %r0, 224
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 668
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 128] = x0
-	.loc 1 669
-	li %r0, 128
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 670
-	li %r0, 48
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 671
-	li %r0, 48
-	lvx %v1, %r6, %r0
-# mem128[qc + 48] = x0
-	.loc 1 672
-	li %r0, 48
-	stvx %v0, %r7, %r0
-# mem128[qc + 240] = x1
-	.loc 1 673
-	li %r0, 240
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 674
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 144] = x0
-	.loc 1 675
-	li %r0, 144
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 64]
-	.loc 1 676
-	li %r0, 64
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 64]
-	.loc 1 677
-	li %r0, 64
-	lvx %v1, %r6, %r0
-# mem128[qc + 64] = x0
-	.loc 1 678
-	li %r0, 64
-	stvx %v0, %r7, %r0
-# mem128[qc + 256] = x1
-	.loc 1 679
-	li %r0, 256
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 680
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 160] = x0
-	.loc 1 681
-	li %r0, 160
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 80]
-	.loc 1 682
-	li %r0, 80
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 80]
-	.loc 1 683
-	li %r0, 80
-	lvx %v1, %r6, %r0
-# mem128[qc + 80] = x0
-	.loc 1 684
-	li %r0, 80
-	stvx %v0, %r7, %r0
-# mem128[qc + 272] = x1
-	.loc 1 685
-	li %r0, 272
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 686
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 176] = x0
-	.loc 1 687
-	li %r0, 176
-	stvx %v0, %r7, %r0
-# pa = pa + 192
-	.loc 1 688
-	addi %r5, %r5, 192
-# pb = pb + 288
-	.loc 1 689
-	addi %r7, %r7, 288
-# i0 = i0 - 1
-	.loc 1 690
-	addi %r4, %r4, -1
-# =? i0 - 0
-	.loc 1 691
-	cmplwi %cr0, %r4, 0
-# goto loop17 if !=
-	.loc 1 692
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop17
-# pa = w + 4800
-	.loc 1 693
-	addi %r5, %r9, 4800
-# pb = w + 20352
-	.loc 1 694
-	addi %r7, %r9, 20352
-# z0 = 0
-	.loc 1 695
-	vxor %v0, %v0, %v0
-# i0 = 162
-	.loc 1 696
-	li %r4, 162
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop18:
-# qb = pa + 48
-	.loc 1 699
-	addi %r6, %r5, 48
-# x0 = mem128[qa]
-	.loc 1 701
+	.loc 1 513
 	lvx %v1, 0, %r5
 # x1 = mem128[qb]
-	.loc 1 702
-	lvx %v2, 0, %r6
-# mem128[qc + 48] = x0
-	.loc 1 703
-	li %r0, 48
-	stvx %v1, %r7, %r0
-# mem128[qc + 240] = x1
-	.loc 1 704
-	li %r0, 240
-	stvx %v2, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 705
-	vadduhm %v1, %v1, %v2
-# mem128[qc + 144] = x0
-	.loc 1 706
-	li %r0, 144
-	stvx %v1, %r7, %r0
-# mem128[qc] = z0
-	.loc 1 707
-	stvx %v0, 0, %r7
-# mem128[qc + 96] = z0
-	.loc 1 708
+	.loc 1 514
+	lvx %v2, 0, %r3
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 515
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 516
 	li %r0, 96
-	stvx %v0, %r7, %r0
-# mem128[qc + 192] = z0
-	.loc 1 709
+	lvx %v0, %r7, %r0
+# 8x x2 = x2 + tv
+	.loc 1 517
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 518
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 519
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 520
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 521
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 522
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 523
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 524
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 525
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 526
+	vsubuhm %v2, %v2, %v4
+# mem128[qc] = x0
+	.loc 1 527
+	stvx %v1, 0, %r6
+# mem128[qc + 384] = x1
+	.loc 1 528
+	li %r0, 384
+	stvx %v2, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 529
+	vadduhm %v1, %v1, %v2
+# mem128[qc + 192] = x0
+	.loc 1 530
 	li %r0, 192
-	stvx %v0, %r7, %r0
+	stvx %v1, %r6, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 710
+	.loc 1 531
 	li %r0, 16
 	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 16]
-	.loc 1 711
+	.loc 1 532
 	li %r0, 16
-	lvx %v2, %r6, %r0
-# mem128[qc + 64] = x0
-	.loc 1 712
-	li %r0, 64
-	stvx %v1, %r7, %r0
-# mem128[qc + 256] = x1
-	.loc 1 713
-	li %r0, 256
-	stvx %v2, %r7, %r0
+	lvx %v2, %r3, %r0
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 533
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 534
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x2 = x2 + tv
+	.loc 1 535
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 536
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 537
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 538
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 539
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 540
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 541
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 542
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 543
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 544
+	vsubuhm %v2, %v2, %v4
+# mem128[qc + 16] = x0
+	.loc 1 545
+	li %r0, 16
+	stvx %v1, %r6, %r0
+# mem128[qc + 400] = x1
+	.loc 1 546
+	li %r0, 400
+	stvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
-	.loc 1 714
+	.loc 1 547
 	vadduhm %v1, %v1, %v2
-# mem128[qc + 160] = x0
-	.loc 1 715
-	li %r0, 160
-	stvx %v1, %r7, %r0
-# mem128[qc + 16] = z0
-	.loc 1 716
-	li %r0, 16
-	stvx %v0, %r7, %r0
-# mem128[qc + 112] = z0
-	.loc 1 717
-	li %r0, 112
-	stvx %v0, %r7, %r0
-# mem128[qc + 208] = z0
-	.loc 1 718
+# mem128[qc + 208] = x0
+	.loc 1 548
 	li %r0, 208
-	stvx %v0, %r7, %r0
+	stvx %v1, %r6, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 719
+	.loc 1 549
 	li %r0, 32
 	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 32]
-	.loc 1 720
+	.loc 1 550
 	li %r0, 32
-	lvx %v2, %r6, %r0
-# mem128[qc + 80] = x0
-	.loc 1 721
-	li %r0, 80
-	stvx %v1, %r7, %r0
-# mem128[qc + 272] = x1
-	.loc 1 722
-	li %r0, 272
-	stvx %v2, %r7, %r0
+	lvx %v2, %r3, %r0
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 551
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 552
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x2 = x2 + tv
+	.loc 1 553
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 554
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 555
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 556
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 557
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 558
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 559
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 560
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 561
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 562
+	vsubuhm %v2, %v2, %v4
+# mem128[qc + 32] = x0
+	.loc 1 563
+	li %r0, 32
+	stvx %v1, %r6, %r0
+# mem128[qc + 416] = x1
+	.loc 1 564
+	li %r0, 416
+	stvx %v2, %r6, %r0
 # 8x x0 = x0 + x1
-	.loc 1 723
+	.loc 1 565
 	vadduhm %v1, %v1, %v2
-# mem128[qc + 176] = x0
-	.loc 1 724
-	li %r0, 176
-	stvx %v1, %r7, %r0
-# mem128[qc + 32] = z0
-	.loc 1 725
-	li %r0, 32
-	stvx %v0, %r7, %r0
-# mem128[qc + 128] = z0
-	.loc 1 726
-	li %r0, 128
-	stvx %v0, %r7, %r0
-# mem128[qc + 224] = z0
-	.loc 1 727
+# mem128[qc + 224] = x0
+	.loc 1 566
 	li %r0, 224
-	stvx %v0, %r7, %r0
-# pa = pa + 96
-	.loc 1 728
-	addi %r5, %r5, 96
-# pb = pb + 288
-	.loc 1 729
-	addi %r7, %r7, 288
+	stvx %v1, %r6, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 567
+	li %r0, 48
+	lvx %v1, %r5, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 568
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 569
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 570
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x2 = x2 + tv
+	.loc 1 571
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 572
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 573
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 574
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 575
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 576
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 577
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 578
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 579
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 580
+	vsubuhm %v2, %v2, %v4
+# mem128[qc + 48] = x0
+	.loc 1 581
+	li %r0, 48
+	stvx %v1, %r6, %r0
+# mem128[qc + 432] = x1
+	.loc 1 582
+	li %r0, 432
+	stvx %v2, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 583
+	vadduhm %v1, %v1, %v2
+# mem128[qc + 240] = x0
+	.loc 1 584
+	li %r0, 240
+	stvx %v1, %r6, %r0
+# qa = qa + 64
+	.loc 1 585
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 586
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 587
+	addi %r6, %r6, 64
+# i1 = i1 - 1
+	.loc 1 588
+	addi %r4, %r4, -1
+# =? i1 - 0
+	.loc 1 589
+	cmplwi %cr0, %r4, 0
+# goto loop12 if !=
+	.loc 1 590
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop12
+# pa = pa + 384
+	.loc 1 591
+	mr %r5, %r9
+	addi %r5, %r5, 384
+# pb = pb + 576
+	.loc 1 592
+	mr %r6, %r10
+	addi %r6, %r6, 576
 # i0 = i0 - 1
-	.loc 1 730
+	.loc 1 593
+	mr %r4, %r11
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 731
+	.loc 1 594
 	cmplwi %cr0, %r4, 0
-# goto loop18 if !=
-	.loc 1 732
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop18
-# pa = 67104
-	.loc 1 733
+# goto loop11 if !=
+	.loc 1 595
+	mr %r3, %r8
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop11
+# pa = 67152
+	.loc 1 596
 	lis %r4, 1
-	ori %r4, %r4, 1568
+	ori %r4, %r4, 1616
 # pa = w + pa
-	.loc 1 734
-	add %r5, %r9, %r4
-# pb = 74880
-	.loc 1 735
+	.loc 1 597
+	add %r5, %r7, %r4
+# pb = 74928
+	.loc 1 598
 	lis %r4, 1
-	ori %r4, %r4, 9344
+	ori %r4, %r4, 9392
 # pb = w + pb
-	.loc 1 736
-	add %r7, %r9, %r4
-# i0 = 81
-	.loc 1 737
-	li %r4, 81
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop19:
-# qb = pa + 48
-	.loc 1 740
-	addi %r6, %r5, 48
+	.loc 1 599
+	add %r6, %r7, %r4
+# i0 = 9
+	.loc 1 600
+	li %r4, 9
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop13:
+# qa = pa
+	.loc 1 602
+	mr %r11, %r4
+	mr %r8, %r7
+	mr %r7, %r3
+# qb = pa + 192
+	.loc 1 603
+	addi %r3, %r5, 192
+# qc = pb
+	.loc 1 604
+	mr %r9, %r5
+# i1 = 3
+	.loc 1 605
+	mr %r10, %r6
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop14:
 # x0 = mem128[qa]
-	.loc 1 742
+	.loc 1 607
 	lvx %v0, 0, %r5
 # x1 = mem128[qb]
-	.loc 1 743
-	lvx %v1, 0, %r6
+	.loc 1 608
+	lvx %v1, 0, %r3
 # mem128[qc] = x0
-	.loc 1 744
-	stvx %v0, 0, %r7
-# mem128[qc + 96] = x1
-	.loc 1 745
-	li %r0, 96
-	stvx %v1, %r7, %r0
+	.loc 1 609
+	stvx %v0, 0, %r6
+# mem128[qc + 384] = x1
+	.loc 1 610
+	li %r0, 384
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
-	.loc 1 746
+	.loc 1 611
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 48] = x0
-	.loc 1 747
-	li %r0, 48
-	stvx %v0, %r7, %r0
+# mem128[qc + 192] = x0
+	.loc 1 612
+	li %r0, 192
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 748
+	.loc 1 613
 	li %r0, 16
 	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
-	.loc 1 749
+	.loc 1 614
 	li %r0, 16
-	lvx %v1, %r6, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 16] = x0
-	.loc 1 750
+	.loc 1 615
 	li %r0, 16
-	stvx %v0, %r7, %r0
-# mem128[qc + 112] = x1
-	.loc 1 751
+	stvx %v0, %r6, %r0
+# mem128[qc + 400] = x1
+	.loc 1 616
+	li %r0, 400
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 617
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 208] = x0
+	.loc 1 618
+	li %r0, 208
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 619
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 620
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 32] = x0
+	.loc 1 621
+	li %r0, 32
+	stvx %v0, %r6, %r0
+# mem128[qc + 416] = x1
+	.loc 1 622
+	li %r0, 416
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 623
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 224] = x0
+	.loc 1 624
+	li %r0, 224
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 625
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 626
+	li %r0, 48
+	lvx %v1, %r3, %r0
+# mem128[qc + 48] = x0
+	.loc 1 627
+	li %r0, 48
+	stvx %v0, %r6, %r0
+# mem128[qc + 432] = x1
+	.loc 1 628
+	li %r0, 432
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 629
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 240] = x0
+	.loc 1 630
+	li %r0, 240
+	stvx %v0, %r6, %r0
+# qa = qa + 64
+	.loc 1 631
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 632
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 633
+	addi %r6, %r6, 64
+# i1 = i1 - 1
+	.loc 1 634
+	addi %r4, %r4, -1
+# =? i1 - 0
+	.loc 1 635
+	cmplwi %cr0, %r4, 0
+# goto loop14 if !=
+	.loc 1 636
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop14
+# pa = pa + 384
+	.loc 1 637
+	mr %r5, %r9
+	addi %r5, %r5, 384
+# pb = pb + 576
+	.loc 1 638
+	mr %r6, %r10
+	addi %r6, %r6, 576
+# i0 = i0 - 1
+	.loc 1 639
+	mr %r4, %r11
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 640
+	cmplwi %cr0, %r4, 0
+# goto loop13 if !=
+	.loc 1 641
+	mr %r3, %r7
+	mr %r7, %r8
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop13
+# pa = w + 20400
+	.loc 1 642
+	mr %r8, %r3
+	addi %r3, %r7, 20400
+# pb = w + 4848
+	.loc 1 643
+	addi %r4, %r7, 4848
+# i0 = 27
+	.loc 1 644
+	li %r5, 27
+	mr %r6, %r4
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop15:
+# qb = pa + 96
+	.loc 1 647
+	addi %r4, %r3, 96
+# x0 = mem128[qa]
+	.loc 1 649
+	lvx %v0, 0, %r3
+# x1 = mem128[qb]
+	.loc 1 650
+	lvx %v1, 0, %r4
+# mem128[qc] = x0
+	.loc 1 651
+	stvx %v0, 0, %r6
+# mem128[qc + 192] = x1
+	.loc 1 652
+	li %r0, 192
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 653
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 96] = x0
+	.loc 1 654
+	li %r0, 96
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 655
+	li %r0, 16
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 656
+	li %r0, 16
+	lvx %v1, %r4, %r0
+# mem128[qc + 16] = x0
+	.loc 1 657
+	li %r0, 16
+	stvx %v0, %r6, %r0
+# mem128[qc + 208] = x1
+	.loc 1 658
+	li %r0, 208
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 659
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 112] = x0
+	.loc 1 660
 	li %r0, 112
-	stvx %v1, %r7, %r0
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 661
+	li %r0, 32
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 662
+	li %r0, 32
+	lvx %v1, %r4, %r0
+# mem128[qc + 32] = x0
+	.loc 1 663
+	li %r0, 32
+	stvx %v0, %r6, %r0
+# mem128[qc + 224] = x1
+	.loc 1 664
+	li %r0, 224
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 665
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 128] = x0
+	.loc 1 666
+	li %r0, 128
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 667
+	li %r0, 48
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 668
+	li %r0, 48
+	lvx %v1, %r4, %r0
+# mem128[qc + 48] = x0
+	.loc 1 669
+	li %r0, 48
+	stvx %v0, %r6, %r0
+# mem128[qc + 240] = x1
+	.loc 1 670
+	li %r0, 240
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 671
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 144] = x0
+	.loc 1 672
+	li %r0, 144
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 64]
+	.loc 1 673
+	li %r0, 64
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 64]
+	.loc 1 674
+	li %r0, 64
+	lvx %v1, %r4, %r0
+# mem128[qc + 64] = x0
+	.loc 1 675
+	li %r0, 64
+	stvx %v0, %r6, %r0
+# mem128[qc + 256] = x1
+	.loc 1 676
+	li %r0, 256
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 677
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 160] = x0
+	.loc 1 678
+	li %r0, 160
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 80]
+	.loc 1 679
+	li %r0, 80
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 80]
+	.loc 1 680
+	li %r0, 80
+	lvx %v1, %r4, %r0
+# mem128[qc + 80] = x0
+	.loc 1 681
+	li %r0, 80
+	stvx %v0, %r6, %r0
+# mem128[qc + 272] = x1
+	.loc 1 682
+	li %r0, 272
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 683
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 176] = x0
+	.loc 1 684
+	li %r0, 176
+	stvx %v0, %r6, %r0
+# pa = pa + 192
+	.loc 1 685
+	addi %r3, %r3, 192
+# pb = pb + 288
+	.loc 1 686
+	addi %r6, %r6, 288
+# i0 = i0 - 1
+	.loc 1 687
+	addi %r5, %r5, -1
+# =? i0 - 0
+	.loc 1 688
+	cmplwi %cr0, %r5, 0
+# goto loop15 if !=
+	.loc 1 689
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop15
+# pa = 74928
+	.loc 1 690
+	lis %r3, 1
+	ori %r3, %r3, 9392
+# pa = w + pa
+	.loc 1 691
+	add %r4, %r7, %r3
+# pb = 67152
+	.loc 1 692
+	lis %r3, 1
+	ori %r3, %r3, 1616
+# pb = w + pb
+	.loc 1 693
+	add %r5, %r7, %r3
+# i0 = 27
+	.loc 1 694
+	li %r6, 27
+	mr %r3, %r8
+	mr %r8, %r3
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop16:
+# qb = pa + 96
+	.loc 1 697
+	addi %r3, %r4, 96
+# x0 = mem128[qa]
+	.loc 1 699
+	lvx %v0, 0, %r4
+# x1 = mem128[qb]
+	.loc 1 700
+	lvx %v1, 0, %r3
+# mem128[qc] = x0
+	.loc 1 701
+	stvx %v0, 0, %r5
+# mem128[qc + 192] = x1
+	.loc 1 702
+	li %r0, 192
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 703
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 96] = x0
+	.loc 1 704
+	li %r0, 96
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 705
+	li %r0, 16
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 706
+	li %r0, 16
+	lvx %v1, %r3, %r0
+# mem128[qc + 16] = x0
+	.loc 1 707
+	li %r0, 16
+	stvx %v0, %r5, %r0
+# mem128[qc + 208] = x1
+	.loc 1 708
+	li %r0, 208
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 709
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 112] = x0
+	.loc 1 710
+	li %r0, 112
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 711
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 712
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 32] = x0
+	.loc 1 713
+	li %r0, 32
+	stvx %v0, %r5, %r0
+# mem128[qc + 224] = x1
+	.loc 1 714
+	li %r0, 224
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 715
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 128] = x0
+	.loc 1 716
+	li %r0, 128
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 717
+	li %r0, 48
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 718
+	li %r0, 48
+	lvx %v1, %r3, %r0
+# mem128[qc + 48] = x0
+	.loc 1 719
+	li %r0, 48
+	stvx %v0, %r5, %r0
+# mem128[qc + 240] = x1
+	.loc 1 720
+	li %r0, 240
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 721
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 144] = x0
+	.loc 1 722
+	li %r0, 144
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 64]
+	.loc 1 723
+	li %r0, 64
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 64]
+	.loc 1 724
+	li %r0, 64
+	lvx %v1, %r3, %r0
+# mem128[qc + 64] = x0
+	.loc 1 725
+	li %r0, 64
+	stvx %v0, %r5, %r0
+# mem128[qc + 256] = x1
+	.loc 1 726
+	li %r0, 256
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 727
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 160] = x0
+	.loc 1 728
+	li %r0, 160
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 80]
+	.loc 1 729
+	li %r0, 80
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 80]
+	.loc 1 730
+	li %r0, 80
+	lvx %v1, %r3, %r0
+# mem128[qc + 80] = x0
+	.loc 1 731
+	li %r0, 80
+	stvx %v0, %r5, %r0
+# mem128[qc + 272] = x1
+	.loc 1 732
+	li %r0, 272
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 733
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 176] = x0
+	.loc 1 734
+	li %r0, 176
+	stvx %v0, %r5, %r0
+# pa = pa + 192
+	.loc 1 735
+	addi %r4, %r4, 192
+# pb = pb + 288
+	.loc 1 736
+	addi %r5, %r5, 288
+# i0 = i0 - 1
+	.loc 1 737
+	addi %r6, %r6, -1
+# =? i0 - 0
+	.loc 1 738
+	cmplwi %cr0, %r6, 0
+# goto loop16 if !=
+	.loc 1 739
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop16
+# pa = w + 4848
+	.loc 1 740
+	addi %r4, %r7, 4848
+# pb = w + 20400
+	.loc 1 741
+	addi %r5, %r7, 20400
+# z0 = 0
+	.loc 1 742
+	vxor %v0, %v0, %v0
+# i0 = 81
+	.loc 1 743
+	li %r6, 81
+	mr %r3, %r8
+	mr %r8, %r3
+	vor %v2, %v0, %v0
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop17:
+# qb = pa + 48
+	.loc 1 746
+	addi %r3, %r4, 48
+# x0 = mem128[qa]
+	.loc 1 748
+	lvx %v0, 0, %r4
+# x1 = mem128[qb]
+	.loc 1 749
+	lvx %v1, 0, %r3
+# mem128[qc + 48] = x0
+	.loc 1 750
+	li %r0, 48
+	stvx %v0, %r5, %r0
+# mem128[qc + 240] = x1
+	.loc 1 751
+	li %r0, 240
+	stvx %v1, %r5, %r0
 # 8x x0 = x0 + x1
 	.loc 1 752
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 64] = x0
+# mem128[qc + 144] = x0
 	.loc 1 753
-	li %r0, 64
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 32]
+	li %r0, 144
+	stvx %v0, %r5, %r0
+# mem128[qc] = z0
 	.loc 1 754
-	li %r0, 32
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 32]
+	stvx %v2, 0, %r5
+# mem128[qc + 96] = z0
 	.loc 1 755
-	li %r0, 32
-	lvx %v1, %r6, %r0
-# mem128[qc + 32] = x0
+	li %r0, 96
+	stvx %v2, %r5, %r0
+# mem128[qc + 192] = z0
 	.loc 1 756
-	li %r0, 32
-	stvx %v0, %r7, %r0
-# mem128[qc + 128] = x1
+	li %r0, 192
+	stvx %v2, %r5, %r0
+# x0 = mem128[qa + 16]
 	.loc 1 757
-	li %r0, 128
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
+	li %r0, 16
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 16]
 	.loc 1 758
+	li %r0, 16
+	lvx %v1, %r3, %r0
+# mem128[qc + 64] = x0
+	.loc 1 759
+	li %r0, 64
+	stvx %v0, %r5, %r0
+# mem128[qc + 256] = x1
+	.loc 1 760
+	li %r0, 256
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 761
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 160] = x0
+	.loc 1 762
+	li %r0, 160
+	stvx %v0, %r5, %r0
+# mem128[qc + 16] = z0
+	.loc 1 763
+	li %r0, 16
+	stvx %v2, %r5, %r0
+# mem128[qc + 112] = z0
+	.loc 1 764
+	li %r0, 112
+	stvx %v2, %r5, %r0
+# mem128[qc + 208] = z0
+	.loc 1 765
+	li %r0, 208
+	stvx %v2, %r5, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 766
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 767
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 80] = x0
+	.loc 1 768
+	li %r0, 80
+	stvx %v0, %r5, %r0
+# mem128[qc + 272] = x1
+	.loc 1 769
+	li %r0, 272
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 770
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 176] = x0
+	.loc 1 771
+	li %r0, 176
+	stvx %v0, %r5, %r0
+# mem128[qc + 32] = z0
+	.loc 1 772
+	li %r0, 32
+	stvx %v2, %r5, %r0
+# mem128[qc + 128] = z0
+	.loc 1 773
+	li %r0, 128
+	stvx %v2, %r5, %r0
+# mem128[qc + 224] = z0
+	.loc 1 774
+	li %r0, 224
+	stvx %v2, %r5, %r0
+# pa = pa + 96
+	.loc 1 775
+	addi %r4, %r4, 96
+# pb = pb + 288
+	.loc 1 776
+	addi %r5, %r5, 288
+# i0 = i0 - 1
+	.loc 1 777
+	addi %r6, %r6, -1
+# =? i0 - 0
+	.loc 1 778
+	cmplwi %cr0, %r6, 0
+# goto loop17 if !=
+	.loc 1 779
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop17
+# pa = 67152
+	.loc 1 780
+	lis %r3, 1
+	ori %r3, %r3, 1616
+# pa = w + pa
+	.loc 1 781
+	add %r4, %r7, %r3
+# pb = 74928
+	.loc 1 782
+	lis %r3, 1
+	ori %r3, %r3, 9392
+# pb = w + pb
+	.loc 1 783
+	add %r5, %r7, %r3
+# i0 = 81
+	.loc 1 784
+	li %r6, 81
+	mr %r3, %r8
+	mr %r9, %r3
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop18:
+# qb = pa + 48
+	.loc 1 787
+	addi %r3, %r4, 48
+# x0 = mem128[qa]
+	.loc 1 789
+	lvx %v0, 0, %r4
+# x1 = mem128[qb]
+	.loc 1 790
+	lvx %v1, 0, %r3
+# mem128[qc] = x0
+	.loc 1 791
+	stvx %v0, 0, %r5
+# mem128[qc + 96] = x1
+	.loc 1 792
+	li %r0, 96
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 793
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 48] = x0
+	.loc 1 794
+	li %r0, 48
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 795
+	li %r0, 16
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 796
+	li %r0, 16
+	lvx %v1, %r3, %r0
+# mem128[qc + 16] = x0
+	.loc 1 797
+	li %r0, 16
+	stvx %v0, %r5, %r0
+# mem128[qc + 112] = x1
+	.loc 1 798
+	li %r0, 112
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 799
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 64] = x0
+	.loc 1 800
+	li %r0, 64
+	stvx %v0, %r5, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 801
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 802
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 32] = x0
+	.loc 1 803
+	li %r0, 32
+	stvx %v0, %r5, %r0
+# mem128[qc + 128] = x1
+	.loc 1 804
+	li %r0, 128
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 805
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 80] = x0
-	.loc 1 759
+	.loc 1 806
 	li %r0, 80
-	stvx %v0, %r7, %r0
+	stvx %v0, %r5, %r0
 # pa = pa + 96
-	.loc 1 760
-	addi %r5, %r5, 96
+	.loc 1 807
+	addi %r4, %r4, 96
 # pb = pb + 144
-	.loc 1 761
-	addi %r7, %r7, 144
+	.loc 1 808
+	addi %r5, %r5, 144
 # i0 = i0 - 1
-	.loc 1 762
-	addi %r4, %r4, -1
+	.loc 1 809
+	addi %r6, %r6, -1
 # =? i0 - 0
-	.loc 1 763
-	cmplwi %cr0, %r4, 0
-# goto loop19 if !=
-	.loc 1 764
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop19
-# pa = 67008
-	.loc 1 765
-	lis %r4, 1
-	ori %r4, %r4, 1472
+	.loc 1 810
+	cmplwi %cr0, %r6, 0
+# goto loop18 if !=
+	.loc 1 811
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop18
+# pa = 43728
+	.loc 1 812
+	lis %r3, 0
+	ori %r3, %r3, 43728
 # pa = w + pa
-	.loc 1 766
-	add %r4, %r9, %r4
+	.loc 1 813
+	add %r3, %r7, %r3
 # z0 = 0
-	.loc 1 767
+	.loc 1 814
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
-	.loc 1 768
-	stvx %v0, 0, %r4
-# mem128[pa + 16] = z0
-	.loc 1 769
-	li %r0, 16
-	stvx %v0, %r4, %r0
-# mem128[pa + 32] = z0
-	.loc 1 770
-	li %r0, 32
-	stvx %v0, %r4, %r0
-# pa = w + 20352
-	.loc 1 771
-	addi %r4, %r9, 20352
-# pb = 74880
-	.loc 1 772
-	lis %r5, 1
-	ori %r5, %r5, 9344
-# pb = w + pb
-	.loc 1 773
-	add %r5, %r9, %r5
-# pc = 86544
-	.loc 1 774
-	lis %r6, 1
-	ori %r6, %r6, 21008
-# pc = w + pc
-	.loc 1 775
-	add %r6, %r9, %r6
-# i0 = 243
-	.loc 1 776
-	li %r7, 243
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop20:
-# z0 = 0
-	.loc 1 778
-	vxor %v6, %v6, %v6
-# e0 = mem128[pa + 48]
-	.loc 1 779
-	li %r0, 48
-	lvx %v8, %r4, %r0
-# e1 = mem128[pa + 64]
-	.loc 1 780
-	li %r0, 64
-	lvx %v7, %r4, %r0
-# e2 = mem128[pa + 80]
-	.loc 1 781
-	li %r0, 80
-	lvx %v9, %r4, %r0
-# x2 = mem128[pb]
-	.loc 1 782
-	lvx %v10, 0, %r5
-# 8x x0 = x2[0]
-	.loc 1 783
-	vsplth %v2, %v10, 0
-# 8x a0 = e0 * x0 + z0
-	.loc 1 784
-	vmladduhm %v0, %v8, %v2, %v6
-# 8x a1 = e1 * x0 + z0
-	.loc 1 785
-	vmladduhm %v1, %v7, %v2, %v6
-# 8x a2 = e2 * x0 + z0
-	.loc 1 786
-	vmladduhm %v2, %v9, %v2, %v6
-# 8x x0 = x2[1]
-	.loc 1 787
-	vsplth %v3, %v10, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 788
-	vsldoi %v4, %v6, %v8, 14
-# 8x a0 = x1 * x0 + a0
-	.loc 1 789
-	vmladduhm %v4, %v4, %v3, %v0
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 790
-	vsldoi %v0, %v8, %v7, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 791
-	vmladduhm %v1, %v0, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 792
-	vsldoi %v0, %v7, %v9, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 793
-	vmladduhm %v2, %v0, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 794
-	vsldoi %v0, %v9, %v6, 14
-# 8x a3 = x1 * x0 + z0
-	.loc 1 795
-	vmladduhm %v0, %v0, %v3, %v6
-# 8x x0 = x2[2]
-	.loc 1 796
-	vsplth %v3, %v10, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 797
-	vsldoi %v5, %v6, %v8, 12
-# 8x a0 = x1 * x0 + a0
-	.loc 1 798
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 799
-	vsldoi %v5, %v8, %v7, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 800
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 801
-	vsldoi %v5, %v7, %v9, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 802
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 803
-	vsldoi %v5, %v9, %v6, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 804
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[3]
-	.loc 1 805
-	vsplth %v3, %v10, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 806
-	vsldoi %v5, %v6, %v8, 10
-# 8x a0 = x1 * x0 + a0
-	.loc 1 807
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 808
-	vsldoi %v5, %v8, %v7, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 809
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 810
-	vsldoi %v5, %v7, %v9, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 811
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 812
-	vsldoi %v5, %v9, %v6, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 813
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[4]
-	.loc 1 814
-	vsplth %v3, %v10, 4
-# x1 = shiftleftbytes(z0, e0, 8)
 	.loc 1 815
-	vsldoi %v5, %v6, %v8, 8
-# 8x a0 = x1 * x0 + a0
+	stvx %v0, 0, %r3
+# mem128[pa + 16] = z0
 	.loc 1 816
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 8)
+	li %r0, 16
+	stvx %v0, %r3, %r0
+# mem128[pa + 32] = z0
 	.loc 1 817
-	vsldoi %v5, %v8, %v7, 8
-# 8x a1 = x1 * x0 + a1
+	li %r0, 32
+	stvx %v0, %r3, %r0
+# pa = w + 20400
 	.loc 1 818
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 8)
+	addi %r4, %r7, 20400
+# pb = 74928
 	.loc 1 819
-	vsldoi %v5, %v7, %v9, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 820
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 821
-	vsldoi %v5, %v9, %v6, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 822
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[5]
-	.loc 1 823
-	vsplth %v3, %v10, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 824
-	vsldoi %v5, %v6, %v8, 6
-# 8x a0 = x1 * x0 + a0
-	.loc 1 825
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 826
-	vsldoi %v5, %v8, %v7, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 827
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 828
-	vsldoi %v5, %v7, %v9, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 829
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 830
-	vsldoi %v5, %v9, %v6, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 831
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[6]
-	.loc 1 832
-	vsplth %v3, %v10, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 833
-	vsldoi %v5, %v6, %v8, 4
-# 8x a0 = x1 * x0 + a0
-	.loc 1 834
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 835
-	vsldoi %v5, %v8, %v7, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 836
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 837
-	vsldoi %v5, %v7, %v9, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 838
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 839
-	vsldoi %v5, %v9, %v6, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 840
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[7]
-	.loc 1 841
-	vsplth %v3, %v10, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 842
-	vsldoi %v5, %v6, %v8, 2
-# 8x a0 = x1 * x0 + a0
-	.loc 1 843
-	vmladduhm %v10, %v5, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 844
-	vsldoi %v4, %v8, %v7, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 845
-	vmladduhm %v1, %v4, %v3, %v1
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 846
-	vsldoi %v4, %v7, %v9, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 847
-	vmladduhm %v2, %v4, %v3, %v2
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 848
-	vsldoi %v4, %v9, %v6, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 849
-	vmladduhm %v0, %v4, %v3, %v0
-# x2 = mem128[pb + 16]
-	.loc 1 850
-	li %r0, 16
-	lvx %v11, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 851
-	vsplth %v3, %v11, 0
-# 8x a1 = e0 * x0 + a1
-	.loc 1 852
-	vmladduhm %v1, %v8, %v3, %v1
-# 8x a2 = e1 * x0 + a2
-	.loc 1 853
-	vmladduhm %v2, %v7, %v3, %v2
-# 8x a3 = e2 * x0 + a3
-	.loc 1 854
-	vmladduhm %v0, %v9, %v3, %v0
-# 8x x0 = x2[1]
-	.loc 1 855
-	vsplth %v3, %v11, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 856
-	vsldoi %v4, %v6, %v8, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 857
-	vmladduhm %v1, %v4, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 858
-	vsldoi %v4, %v8, %v7, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 859
-	vmladduhm %v2, %v4, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 860
-	vsldoi %v4, %v7, %v9, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 861
-	vmladduhm %v4, %v4, %v3, %v0
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 862
-	vsldoi %v0, %v9, %v6, 14
-# 8x a4 = x1 * x0 + z0
-	.loc 1 863
-	vmladduhm %v0, %v0, %v3, %v6
-# 8x x0 = x2[2]
-	.loc 1 864
-	vsplth %v3, %v11, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 865
-	vsldoi %v5, %v6, %v8, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 866
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 867
-	vsldoi %v5, %v8, %v7, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 868
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 869
-	vsldoi %v5, %v7, %v9, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 870
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 871
-	vsldoi %v5, %v9, %v6, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 872
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[3]
-	.loc 1 873
-	vsplth %v3, %v11, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 874
-	vsldoi %v5, %v6, %v8, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 875
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 876
-	vsldoi %v5, %v8, %v7, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 877
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 878
-	vsldoi %v5, %v7, %v9, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 879
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 880
-	vsldoi %v5, %v9, %v6, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 881
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[4]
-	.loc 1 882
-	vsplth %v3, %v11, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 883
-	vsldoi %v5, %v6, %v8, 8
-# 8x a1 = x1 * x0 + a1
-	.loc 1 884
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 885
-	vsldoi %v5, %v8, %v7, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 886
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 887
-	vsldoi %v5, %v7, %v9, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 888
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 889
-	vsldoi %v5, %v9, %v6, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 890
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[5]
-	.loc 1 891
-	vsplth %v3, %v11, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 892
-	vsldoi %v5, %v6, %v8, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 893
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 894
-	vsldoi %v5, %v8, %v7, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 895
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 896
-	vsldoi %v5, %v7, %v9, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 897
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 898
-	vsldoi %v5, %v9, %v6, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 899
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[6]
-	.loc 1 900
-	vsplth %v3, %v11, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 901
-	vsldoi %v5, %v6, %v8, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 902
-	vmladduhm %v1, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 903
-	vsldoi %v5, %v8, %v7, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 904
-	vmladduhm %v2, %v5, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 905
-	vsldoi %v5, %v7, %v9, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 906
-	vmladduhm %v4, %v5, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 907
-	vsldoi %v5, %v9, %v6, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 908
-	vmladduhm %v0, %v5, %v3, %v0
-# 8x x0 = x2[7]
-	.loc 1 909
-	vsplth %v3, %v11, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 910
-	vsldoi %v5, %v6, %v8, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 911
-	vmladduhm %v11, %v5, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 912
-	vsldoi %v1, %v8, %v7, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 913
-	vmladduhm %v2, %v1, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 914
-	vsldoi %v1, %v7, %v9, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 915
-	vmladduhm %v4, %v1, %v3, %v4
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 916
-	vsldoi %v1, %v9, %v6, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 917
-	vmladduhm %v0, %v1, %v3, %v0
-# x2 = mem128[pb + 32]
-	.loc 1 918
-	li %r0, 32
-	lvx %v12, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 919
-	vsplth %v1, %v12, 0
-# 8x a2 = e0 * x0 + a2
-	.loc 1 920
-	vmladduhm %v2, %v8, %v1, %v2
-# 8x a3 = e1 * x0 + a3
-	.loc 1 921
-	vmladduhm %v4, %v7, %v1, %v4
-# 8x a4 = e2 * x0 + a4
-	.loc 1 922
-	vmladduhm %v0, %v9, %v1, %v0
-# 8x x0 = x2[1]
-	.loc 1 923
-	vsplth %v1, %v12, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 924
-	vsldoi %v3, %v6, %v8, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 925
-	vmladduhm %v2, %v3, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 926
-	vsldoi %v3, %v8, %v7, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 927
-	vmladduhm %v4, %v3, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 928
-	vsldoi %v3, %v7, %v9, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 929
-	vmladduhm %v3, %v3, %v1, %v0
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 930
-	vsldoi %v0, %v9, %v6, 14
-# 8x a5 = x1 * x0 + z0
-	.loc 1 931
-	vmladduhm %v0, %v0, %v1, %v6
-# 8x x0 = x2[2]
-	.loc 1 932
-	vsplth %v1, %v12, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 933
-	vsldoi %v5, %v6, %v8, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 934
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 935
-	vsldoi %v5, %v8, %v7, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 936
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 937
-	vsldoi %v5, %v7, %v9, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 938
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 939
-	vsldoi %v5, %v9, %v6, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 940
-	vmladduhm %v0, %v5, %v1, %v0
-# 8x x0 = x2[3]
-	.loc 1 941
-	vsplth %v1, %v12, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 942
-	vsldoi %v5, %v6, %v8, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 943
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 944
-	vsldoi %v5, %v8, %v7, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 945
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 946
-	vsldoi %v5, %v7, %v9, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 947
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 948
-	vsldoi %v5, %v9, %v6, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 949
-	vmladduhm %v0, %v5, %v1, %v0
-# 8x x0 = x2[4]
-	.loc 1 950
-	vsplth %v1, %v12, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 951
-	vsldoi %v5, %v6, %v8, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 952
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 953
-	vsldoi %v5, %v8, %v7, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 954
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 955
-	vsldoi %v5, %v7, %v9, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 956
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 957
-	vsldoi %v5, %v9, %v6, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 958
-	vmladduhm %v0, %v5, %v1, %v0
-# 8x x0 = x2[5]
-	.loc 1 959
-	vsplth %v1, %v12, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 960
-	vsldoi %v5, %v6, %v8, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 961
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 962
-	vsldoi %v5, %v8, %v7, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 963
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 964
-	vsldoi %v5, %v7, %v9, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 965
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 966
-	vsldoi %v5, %v9, %v6, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 967
-	vmladduhm %v0, %v5, %v1, %v0
-# 8x x0 = x2[6]
-	.loc 1 968
-	vsplth %v1, %v12, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 969
-	vsldoi %v5, %v6, %v8, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 970
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 971
-	vsldoi %v5, %v8, %v7, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 972
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 973
-	vsldoi %v5, %v7, %v9, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 974
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 975
-	vsldoi %v5, %v9, %v6, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 976
-	vmladduhm %v0, %v5, %v1, %v0
-# 8x x0 = x2[7]
-	.loc 1 977
-	vsplth %v1, %v12, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 978
-	vsldoi %v5, %v6, %v8, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 979
-	vmladduhm %v2, %v5, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 980
-	vsldoi %v5, %v8, %v7, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 981
-	vmladduhm %v4, %v5, %v1, %v4
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 982
-	vsldoi %v5, %v7, %v9, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 983
-	vmladduhm %v3, %v5, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 984
-	vsldoi %v5, %v9, %v6, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 985
-	vmladduhm %v0, %v5, %v1, %v0
-# mem128[pc] = a0
-	.loc 1 986
-	stvx %v10, 0, %r6
-# mem128[pc + 16] = a1
-	.loc 1 987
-	li %r0, 16
-	stvx %v11, %r6, %r0
-# mem128[pc + 32] = a2
-	.loc 1 988
-	li %r0, 32
-	stvx %v2, %r6, %r0
-# mem128[pc + 48] = a3
-	.loc 1 989
-	li %r0, 48
-	stvx %v4, %r6, %r0
-# mem128[pc + 64] = a4
-	.loc 1 990
-	li %r0, 64
-	stvx %v3, %r6, %r0
-# mem128[pc + 80] = a5
-	.loc 1 991
-	li %r0, 80
-	stvx %v0, %r6, %r0
-# pa = pa + 96
-	.loc 1 992
-	addi %r4, %r4, 96
-# pb = pb + 48
-	.loc 1 993
-	addi %r5, %r5, 48
-# pc = pc + 96
-	.loc 1 994
-	addi %r6, %r6, 96
-# i0 = i0 - 1
-	.loc 1 995
-	addi %r7, %r7, -1
-# =? i0 - 0
-	.loc 1 996
-	cmplwi %cr0, %r7, 0
-# goto loop20 if !=
-	.loc 1 997
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop20
-# pa = 43680
-	.loc 1 998
-	lis %r4, 0
-	ori %r4, %r4, 43680
-# pa = w + pa
-	.loc 1 999
-	add %r4, %r9, %r4
-# pb = 74880
-	.loc 1 1000
-	lis %r5, 1
-	ori %r5, %r5, 9344
+	lis %r3, 1
+	ori %r3, %r3, 9392
 # pb = w + pb
-	.loc 1 1001
-	add %r5, %r9, %r5
-# pc = 109872
-	.loc 1 1002
-	lis %r6, 1
-	ori %r6, %r6, 44336
+	.loc 1 820
+	add %r5, %r7, %r3
+# pc = 86592
+	.loc 1 821
+	lis %r3, 1
+	ori %r3, %r3, 21056
 # pc = w + pc
-	.loc 1 1003
-	add %r6, %r9, %r6
-# i0 = 243
-	.loc 1 1004
-	li %r7, 243
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop21:
+	.loc 1 822
+	add %r6, %r7, %r3
+# qa = 121536
+	.loc 1 823
+	lis %r3, 1
+	ori %r3, %r3, 56000
+# qa = w + qa
+	.loc 1 824
+	add %r8, %r7, %r3
 # z0 = 0
-	.loc 1 1006
-	vxor %v6, %v6, %v6
+	.loc 1 825
+	mr %r10, %r7
+	vxor %v0, %v0, %v0
+# i0 = 81
+	.loc 1 826
+	li %r7, 81
+	mr %r3, %r9
+	mr %r9, %r3
+	vor %v9, %v0, %v0
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop19:
 # e0 = mem128[pa + 48]
-	.loc 1 1007
+	.loc 1 828
 	li %r0, 48
-	lvx %v8, %r4, %r0
+	lvx %v0, %r4, %r0
 # e1 = mem128[pa + 64]
-	.loc 1 1008
+	.loc 1 829
 	li %r0, 64
-	lvx %v7, %r4, %r0
+	lvx %v1, %r4, %r0
 # e2 = mem128[pa + 80]
-	.loc 1 1009
+	.loc 1 830
 	li %r0, 80
-	lvx %v9, %r4, %r0
+	lvx %v2, %r4, %r0
+# x1 = shiftleftbytes(z0, e0, 14)
+	.loc 1 831
+	vsldoi %v3, %v9, %v0, 14
+# w1 = unpacklo16(e0, x1)
+	.loc 1 832
+	vmrghh %v11, %v0, %v3
+# w3 = unpackhi16(e0, x1)
+	.loc 1 833
+	vmrglh %v10, %v0, %v3
+# x1 = shiftleftbytes(e0, e1, 14)
+	.loc 1 834
+	vsldoi %v3, %v0, %v1, 14
+# w5 = unpacklo16(e1, x1)
+	.loc 1 835
+	vmrghh %v12, %v1, %v3
+# w7 = unpackhi16(e1, x1)
+	.loc 1 836
+	vmrglh %v8, %v1, %v3
+# x1 = shiftleftbytes(e1, e2, 14)
+	.loc 1 837
+	vsldoi %v3, %v1, %v2, 14
+# w9 = unpacklo16(e2, x1)
+	.loc 1 838
+	vmrghh %v13, %v2, %v3
+# w11 = unpackhi16(e2, x1)
+	.loc 1 839
+	vmrglh %v14, %v2, %v3
+# x1 = shiftleftbytes(e2, z0, 14)
+	.loc 1 840
+	vsldoi %v3, %v2, %v9, 14
+# w13 = unpacklo16(z0, x1)
+	.loc 1 841
+	vmrghh %v15, %v9, %v3
+# x0 = shiftleftbytes(z0, e0, 4)
+	.loc 1 842
+	vsldoi %v3, %v9, %v0, 4
+# x1 = shiftleftbytes(z0, e0, 2)
+	.loc 1 843
+	vsldoi %v4, %v9, %v0, 2
+# w0 = unpackhi16(x0, x1)
+	.loc 1 844
+	vmrglh %v16, %v3, %v4
+# x0 = shiftleftbytes(e0, e1, 4)
+	.loc 1 845
+	vsldoi %v3, %v0, %v1, 4
+# x1 = shiftleftbytes(e0, e1, 2)
+	.loc 1 846
+	vsldoi %v0, %v0, %v1, 2
+# w2 = unpacklo16(x0, x1)
+	.loc 1 847
+	vmrghh %v17, %v3, %v0
+# w4 = unpackhi16(x0, x1)
+	.loc 1 848
+	vmrglh %v18, %v3, %v0
+# x0 = shiftleftbytes(e1, e2, 4)
+	.loc 1 849
+	vsldoi %v0, %v1, %v2, 4
+# x1 = shiftleftbytes(e1, e2, 2)
+	.loc 1 850
+	vsldoi %v1, %v1, %v2, 2
+# w6 = unpacklo16(x0, x1)
+	.loc 1 851
+	vmrghh %v19, %v0, %v1
+# w8 = unpackhi16(x0, x1)
+	.loc 1 852
+	vmrglh %v20, %v0, %v1
+# x0 = shiftleftbytes(e2, z0, 4)
+	.loc 1 853
+	vsldoi %v0, %v2, %v9, 4
+# x1 = shiftleftbytes(e2, z0, 2)
+	.loc 1 854
+	vsldoi %v1, %v2, %v9, 2
+# w10 = unpacklo16(x0, x1)
+	.loc 1 855
+	vmrghh %v21, %v0, %v1
+# w12 = unpackhi16(x0, x1)
+	.loc 1 856
+	vmrglh %v22, %v0, %v1
 # x2 = mem128[pb]
-	.loc 1 1010
-	lvx %v10, 0, %r5
-# 8x x0 = x2[0]
-	.loc 1 1011
-	vsplth %v0, %v10, 0
-# 8x a0 = e0 * x0 + z0
-	.loc 1 1012
-	vmladduhm %v1, %v8, %v0, %v6
-# 8x a1 = e1 * x0 + z0
-	.loc 1 1013
-	vmladduhm %v2, %v7, %v0, %v6
-# 8x a2 = e2 * x0 + z0
-	.loc 1 1014
-	vmladduhm %v0, %v9, %v0, %v6
-# 8x x0 = x2[1]
-	.loc 1 1015
-	vsplth %v3, %v10, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1016
-	vsldoi %v4, %v6, %v8, 14
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1017
-	vmladduhm %v1, %v4, %v3, %v1
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1018
-	vsldoi %v4, %v8, %v7, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1019
-	vmladduhm %v2, %v4, %v3, %v2
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1020
-	vsldoi %v4, %v7, %v9, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1021
-	vmladduhm %v0, %v4, %v3, %v0
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 1022
-	vsldoi %v4, %v9, %v6, 14
-# 8x a3 = x1 * x0 + z0
-	.loc 1 1023
-	vmladduhm %v3, %v4, %v3, %v6
-# 8x x0 = x2[2]
-	.loc 1 1024
-	vsplth %v4, %v10, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1025
-	vsldoi %v5, %v6, %v8, 12
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1026
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1027
-	vsldoi %v5, %v8, %v7, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1028
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1029
-	vsldoi %v5, %v7, %v9, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1030
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 1031
-	vsldoi %v5, %v9, %v6, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1032
-	vmladduhm %v3, %v5, %v4, %v3
-# 8x x0 = x2[3]
-	.loc 1 1033
-	vsplth %v4, %v10, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1034
-	vsldoi %v5, %v6, %v8, 10
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1035
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1036
-	vsldoi %v5, %v8, %v7, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1037
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1038
-	vsldoi %v5, %v7, %v9, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1039
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 1040
-	vsldoi %v5, %v9, %v6, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1041
-	vmladduhm %v3, %v5, %v4, %v3
-# 8x x0 = x2[4]
-	.loc 1 1042
-	vsplth %v4, %v10, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1043
-	vsldoi %v5, %v6, %v8, 8
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1044
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1045
-	vsldoi %v5, %v8, %v7, 8
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1046
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1047
-	vsldoi %v5, %v7, %v9, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1048
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 1049
-	vsldoi %v5, %v9, %v6, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1050
-	vmladduhm %v3, %v5, %v4, %v3
-# 8x x0 = x2[5]
-	.loc 1 1051
-	vsplth %v4, %v10, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1052
-	vsldoi %v5, %v6, %v8, 6
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1053
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1054
-	vsldoi %v5, %v8, %v7, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1055
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1056
-	vsldoi %v5, %v7, %v9, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1057
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 1058
-	vsldoi %v5, %v9, %v6, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1059
-	vmladduhm %v3, %v5, %v4, %v3
-# 8x x0 = x2[6]
-	.loc 1 1060
-	vsplth %v4, %v10, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1061
-	vsldoi %v5, %v6, %v8, 4
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1062
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1063
-	vsldoi %v5, %v8, %v7, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1064
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1065
-	vsldoi %v5, %v7, %v9, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1066
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 1067
-	vsldoi %v5, %v9, %v6, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1068
-	vmladduhm %v3, %v5, %v4, %v3
-# 8x x0 = x2[7]
-	.loc 1 1069
-	vsplth %v4, %v10, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1070
-	vsldoi %v5, %v6, %v8, 2
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1071
-	vmladduhm %v10, %v5, %v4, %v1
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1072
-	vsldoi %v1, %v8, %v7, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1073
-	vmladduhm %v2, %v1, %v4, %v2
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1074
-	vsldoi %v1, %v7, %v9, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1075
-	vmladduhm %v0, %v1, %v4, %v0
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 1076
-	vsldoi %v1, %v9, %v6, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1077
-	vmladduhm %v3, %v1, %v4, %v3
+	.loc 1 857
+	lvx %v24, 0, %r5
+# 4x x0 = x2[0]
+	.loc 1 858
+	vspltw %v6, %v24, 0
+# 4x a0 = z0 + maddwd(w1, x0)
+	.loc 1 859
+	vmsumshm %v0, %v11, %v6, %v9
+# 4x a1 = z0 + maddwd(w3, x0)
+	.loc 1 860
+	vmsumshm %v1, %v10, %v6, %v9
+# 4x a2 = z0 + maddwd(w5, x0)
+	.loc 1 861
+	vmsumshm %v2, %v12, %v6, %v9
+# 4x a3 = z0 + maddwd(w7, x0)
+	.loc 1 862
+	vmsumshm %v3, %v8, %v6, %v9
+# 4x a4 = z0 + maddwd(w9, x0)
+	.loc 1 863
+	vmsumshm %v4, %v13, %v6, %v9
+# 4x a5 = z0 + maddwd(w11, x0)
+	.loc 1 864
+	vmsumshm %v5, %v14, %v6, %v9
+# 4x a6 = z0 + maddwd(w13, x0)
+	.loc 1 865
+	vmsumshm %v6, %v15, %v6, %v9
+# 4x x0 = x2[1]
+	.loc 1 866
+	vspltw %v7, %v24, 1
+# 4x a0 = a0 + maddwd(w0, x0)
+	.loc 1 867
+	vmsumshm %v23, %v16, %v7, %v0
+# 4x a1 = a1 + maddwd(w2, x0)
+	.loc 1 868
+	vmsumshm %v1, %v17, %v7, %v1
+# 4x a2 = a2 + maddwd(w4, x0)
+	.loc 1 869
+	vmsumshm %v2, %v18, %v7, %v2
+# 4x a3 = a3 + maddwd(w6, x0)
+	.loc 1 870
+	vmsumshm %v3, %v19, %v7, %v3
+# 4x a4 = a4 + maddwd(w8, x0)
+	.loc 1 871
+	vmsumshm %v4, %v20, %v7, %v4
+# 4x a5 = a5 + maddwd(w10, x0)
+	.loc 1 872
+	vmsumshm %v5, %v21, %v7, %v5
+# 4x a6 = a6 + maddwd(w12, x0)
+	.loc 1 873
+	vmsumshm %v6, %v22, %v7, %v6
+# 4x x0 = x2[2]
+	.loc 1 874
+	vspltw %v0, %v24, 2
+# 4x a1 = a1 + maddwd(w1, x0)
+	.loc 1 875
+	vmsumshm %v1, %v11, %v0, %v1
+# 4x a2 = a2 + maddwd(w3, x0)
+	.loc 1 876
+	vmsumshm %v2, %v10, %v0, %v2
+# 4x a3 = a3 + maddwd(w5, x0)
+	.loc 1 877
+	vmsumshm %v3, %v12, %v0, %v3
+# 4x a4 = a4 + maddwd(w7, x0)
+	.loc 1 878
+	vmsumshm %v4, %v8, %v0, %v4
+# 4x a5 = a5 + maddwd(w9, x0)
+	.loc 1 879
+	vmsumshm %v5, %v13, %v0, %v5
+# 4x a6 = a6 + maddwd(w11, x0)
+	.loc 1 880
+	vmsumshm %v6, %v14, %v0, %v6
+# 4x a7 = z0 + maddwd(w13, x0)
+	.loc 1 881
+	vmsumshm %v0, %v15, %v0, %v9
+# 4x x0 = x2[3]
+	.loc 1 882
+	vspltw %v7, %v24, 3
+# 4x a1 = a1 + maddwd(w0, x0)
+	.loc 1 883
+	vmsumshm %v1, %v16, %v7, %v1
+# 4x a2 = a2 + maddwd(w2, x0)
+	.loc 1 884
+	vmsumshm %v2, %v17, %v7, %v2
+# 4x a3 = a3 + maddwd(w4, x0)
+	.loc 1 885
+	vmsumshm %v3, %v18, %v7, %v3
+# 4x a4 = a4 + maddwd(w6, x0)
+	.loc 1 886
+	vmsumshm %v4, %v19, %v7, %v4
+# 4x a5 = a5 + maddwd(w8, x0)
+	.loc 1 887
+	vmsumshm %v5, %v20, %v7, %v5
+# 4x a6 = a6 + maddwd(w10, x0)
+	.loc 1 888
+	vmsumshm %v6, %v21, %v7, %v6
+# 4x a7 = a7 + maddwd(w12, x0)
+	.loc 1 889
+	vmsumshm %v0, %v22, %v7, %v0
 # x2 = mem128[pb + 16]
-	.loc 1 1078
+	.loc 1 890
 	li %r0, 16
-	lvx %v11, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 1079
-	vsplth %v1, %v11, 0
-# 8x a1 = e0 * x0 + a1
-	.loc 1 1080
-	vmladduhm %v2, %v8, %v1, %v2
-# 8x a2 = e1 * x0 + a2
-	.loc 1 1081
-	vmladduhm %v0, %v7, %v1, %v0
-# 8x a3 = e2 * x0 + a3
-	.loc 1 1082
-	vmladduhm %v3, %v9, %v1, %v3
-# 8x x0 = x2[1]
-	.loc 1 1083
-	vsplth %v1, %v11, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1084
-	vsldoi %v4, %v6, %v8, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1085
-	vmladduhm %v2, %v4, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1086
-	vsldoi %v4, %v8, %v7, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1087
-	vmladduhm %v0, %v4, %v1, %v0
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1088
-	vsldoi %v4, %v7, %v9, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1089
-	vmladduhm %v3, %v4, %v1, %v3
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 1090
-	vsldoi %v4, %v9, %v6, 14
-# 8x a4 = x1 * x0 + z0
-	.loc 1 1091
-	vmladduhm %v1, %v4, %v1, %v6
-# 8x x0 = x2[2]
-	.loc 1 1092
-	vsplth %v4, %v11, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1093
-	vsldoi %v5, %v6, %v8, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1094
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1095
-	vsldoi %v5, %v8, %v7, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1096
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1097
-	vsldoi %v5, %v7, %v9, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1098
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 1099
-	vsldoi %v5, %v9, %v6, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1100
-	vmladduhm %v1, %v5, %v4, %v1
-# 8x x0 = x2[3]
-	.loc 1 1101
-	vsplth %v4, %v11, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1102
-	vsldoi %v5, %v6, %v8, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1103
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1104
-	vsldoi %v5, %v8, %v7, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1105
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1106
-	vsldoi %v5, %v7, %v9, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1107
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 1108
-	vsldoi %v5, %v9, %v6, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1109
-	vmladduhm %v1, %v5, %v4, %v1
-# 8x x0 = x2[4]
-	.loc 1 1110
-	vsplth %v4, %v11, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1111
-	vsldoi %v5, %v6, %v8, 8
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1112
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1113
-	vsldoi %v5, %v8, %v7, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1114
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1115
-	vsldoi %v5, %v7, %v9, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1116
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 1117
-	vsldoi %v5, %v9, %v6, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1118
-	vmladduhm %v1, %v5, %v4, %v1
-# 8x x0 = x2[5]
-	.loc 1 1119
-	vsplth %v4, %v11, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1120
-	vsldoi %v5, %v6, %v8, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1121
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1122
-	vsldoi %v5, %v8, %v7, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1123
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1124
-	vsldoi %v5, %v7, %v9, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1125
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 1126
-	vsldoi %v5, %v9, %v6, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1127
-	vmladduhm %v1, %v5, %v4, %v1
-# 8x x0 = x2[6]
-	.loc 1 1128
-	vsplth %v4, %v11, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1129
-	vsldoi %v5, %v6, %v8, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1130
-	vmladduhm %v2, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1131
-	vsldoi %v5, %v8, %v7, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1132
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1133
-	vsldoi %v5, %v7, %v9, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1134
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 1135
-	vsldoi %v5, %v9, %v6, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1136
-	vmladduhm %v1, %v5, %v4, %v1
-# 8x x0 = x2[7]
-	.loc 1 1137
-	vsplth %v4, %v11, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1138
-	vsldoi %v5, %v6, %v8, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1139
-	vmladduhm %v11, %v5, %v4, %v2
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1140
-	vsldoi %v2, %v8, %v7, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1141
-	vmladduhm %v0, %v2, %v4, %v0
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1142
-	vsldoi %v2, %v7, %v9, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1143
-	vmladduhm %v3, %v2, %v4, %v3
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 1144
-	vsldoi %v2, %v9, %v6, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1145
-	vmladduhm %v1, %v2, %v4, %v1
+	lvx %v25, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 891
+	vspltw %v7, %v25, 0
+# 4x a2 = a2 + maddwd(w1, x0)
+	.loc 1 892
+	vmsumshm %v2, %v11, %v7, %v2
+# 4x a3 = a3 + maddwd(w3, x0)
+	.loc 1 893
+	vmsumshm %v3, %v10, %v7, %v3
+# 4x a4 = a4 + maddwd(w5, x0)
+	.loc 1 894
+	vmsumshm %v4, %v12, %v7, %v4
+# 4x a5 = a5 + maddwd(w7, x0)
+	.loc 1 895
+	vmsumshm %v5, %v8, %v7, %v5
+# 4x a6 = a6 + maddwd(w9, x0)
+	.loc 1 896
+	vmsumshm %v6, %v13, %v7, %v6
+# 4x a7 = a7 + maddwd(w11, x0)
+	.loc 1 897
+	vmsumshm %v24, %v14, %v7, %v0
+# 4x a8 = z0 + maddwd(w13, x0)
+	.loc 1 898
+	vmsumshm %v0, %v15, %v7, %v9
+# 4x x0 = x2[1]
+	.loc 1 899
+	vspltw %v7, %v25, 1
+# 4x a2 = a2 + maddwd(w0, x0)
+	.loc 1 900
+	vmsumshm %v2, %v16, %v7, %v2
+# 4x a3 = a3 + maddwd(w2, x0)
+	.loc 1 901
+	vmsumshm %v3, %v17, %v7, %v3
+# 4x a4 = a4 + maddwd(w4, x0)
+	.loc 1 902
+	vmsumshm %v4, %v18, %v7, %v4
+# 4x a5 = a5 + maddwd(w6, x0)
+	.loc 1 903
+	vmsumshm %v5, %v19, %v7, %v5
+# 4x a6 = a6 + maddwd(w8, x0)
+	.loc 1 904
+	vmsumshm %v6, %v20, %v7, %v6
+# 4x a7 = a7 + maddwd(w10, x0)
+	.loc 1 905
+	vmsumshm %v24, %v21, %v7, %v24
+# 4x a8 = a8 + maddwd(w12, x0)
+	.loc 1 906
+	vmsumshm %v0, %v22, %v7, %v0
+# 4x x0 = x2[2]
+	.loc 1 907
+	vspltw %v7, %v25, 2
+# 4x a3 = a3 + maddwd(w1, x0)
+	.loc 1 908
+	vmsumshm %v27, %v11, %v7, %v3
+# 4x a4 = a4 + maddwd(w3, x0)
+	.loc 1 909
+	vmsumshm %v26, %v10, %v7, %v4
+# 4x a5 = a5 + maddwd(w5, x0)
+	.loc 1 910
+	vmsumshm %v5, %v12, %v7, %v5
+# 4x a6 = a6 + maddwd(w7, x0)
+	.loc 1 911
+	vmsumshm %v6, %v8, %v7, %v6
+# 4x a7 = a7 + maddwd(w9, x0)
+	.loc 1 912
+	vmsumshm %v4, %v13, %v7, %v24
+# 4x a8 = a8 + maddwd(w11, x0)
+	.loc 1 913
+	vmsumshm %v3, %v14, %v7, %v0
+# 4x a9 = z0 + maddwd(w13, x0)
+	.loc 1 914
+	vmsumshm %v7, %v15, %v7, %v9
+# 4x x0 = x2[3]
+	.loc 1 915
+	vspltw %v0, %v25, 3
+# 4x a3 = a3 + maddwd(w0, x0)
+	.loc 1 916
+	vmsumshm %v24, %v16, %v0, %v27
+# 4x a4 = a4 + maddwd(w2, x0)
+	.loc 1 917
+	vmsumshm %v25, %v17, %v0, %v26
+# 4x a5 = a5 + maddwd(w4, x0)
+	.loc 1 918
+	vmsumshm %v26, %v18, %v0, %v5
+# 4x a6 = a6 + maddwd(w6, x0)
+	.loc 1 919
+	vmsumshm %v6, %v19, %v0, %v6
+# 4x a7 = a7 + maddwd(w8, x0)
+	.loc 1 920
+	vmsumshm %v4, %v20, %v0, %v4
+# 4x a8 = a8 + maddwd(w10, x0)
+	.loc 1 921
+	vmsumshm %v5, %v21, %v0, %v3
+# 4x a9 = a9 + maddwd(w12, x0)
+	.loc 1 922
+	vmsumshm %v0, %v22, %v0, %v7
 # x2 = mem128[pb + 32]
-	.loc 1 1146
+	.loc 1 923
 	li %r0, 32
-	lvx %v12, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 1147
-	vsplth %v2, %v12, 0
-# 8x a2 = e0 * x0 + a2
-	.loc 1 1148
-	vmladduhm %v0, %v8, %v2, %v0
-# 8x a3 = e1 * x0 + a3
-	.loc 1 1149
-	vmladduhm %v3, %v7, %v2, %v3
-# 8x a4 = e2 * x0 + a4
-	.loc 1 1150
-	vmladduhm %v1, %v9, %v2, %v1
-# 8x x0 = x2[1]
-	.loc 1 1151
-	vsplth %v2, %v12, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1152
-	vsldoi %v4, %v6, %v8, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1153
-	vmladduhm %v0, %v4, %v2, %v0
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1154
-	vsldoi %v4, %v8, %v7, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1155
-	vmladduhm %v3, %v4, %v2, %v3
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1156
-	vsldoi %v4, %v7, %v9, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1157
-	vmladduhm %v1, %v4, %v2, %v1
-# x1 = shiftleftbytes(e2, z0, 14)
-	.loc 1 1158
-	vsldoi %v4, %v9, %v6, 14
-# 8x a5 = x1 * x0 + z0
-	.loc 1 1159
-	vmladduhm %v2, %v4, %v2, %v6
-# 8x x0 = x2[2]
-	.loc 1 1160
-	vsplth %v4, %v12, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1161
-	vsldoi %v5, %v6, %v8, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1162
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1163
-	vsldoi %v5, %v8, %v7, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1164
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1165
-	vsldoi %v5, %v7, %v9, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1166
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 12)
-	.loc 1 1167
-	vsldoi %v5, %v9, %v6, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1168
-	vmladduhm %v2, %v5, %v4, %v2
-# 8x x0 = x2[3]
-	.loc 1 1169
-	vsplth %v4, %v12, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1170
-	vsldoi %v5, %v6, %v8, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1171
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1172
-	vsldoi %v5, %v8, %v7, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1173
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1174
-	vsldoi %v5, %v7, %v9, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1175
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 10)
-	.loc 1 1176
-	vsldoi %v5, %v9, %v6, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1177
-	vmladduhm %v2, %v5, %v4, %v2
-# 8x x0 = x2[4]
-	.loc 1 1178
-	vsplth %v4, %v12, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1179
-	vsldoi %v5, %v6, %v8, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1180
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1181
-	vsldoi %v5, %v8, %v7, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1182
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1183
-	vsldoi %v5, %v7, %v9, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1184
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 8)
-	.loc 1 1185
-	vsldoi %v5, %v9, %v6, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1186
-	vmladduhm %v2, %v5, %v4, %v2
-# 8x x0 = x2[5]
-	.loc 1 1187
-	vsplth %v4, %v12, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1188
-	vsldoi %v5, %v6, %v8, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1189
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1190
-	vsldoi %v5, %v8, %v7, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1191
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1192
-	vsldoi %v5, %v7, %v9, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1193
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 6)
-	.loc 1 1194
-	vsldoi %v5, %v9, %v6, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1195
-	vmladduhm %v2, %v5, %v4, %v2
-# 8x x0 = x2[6]
-	.loc 1 1196
-	vsplth %v4, %v12, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1197
-	vsldoi %v5, %v6, %v8, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1198
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1199
-	vsldoi %v5, %v8, %v7, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1200
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1201
-	vsldoi %v5, %v7, %v9, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1202
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 4)
-	.loc 1 1203
-	vsldoi %v5, %v9, %v6, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1204
-	vmladduhm %v2, %v5, %v4, %v2
-# 8x x0 = x2[7]
-	.loc 1 1205
-	vsplth %v4, %v12, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1206
-	vsldoi %v5, %v6, %v8, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1207
-	vmladduhm %v0, %v5, %v4, %v0
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1208
-	vsldoi %v5, %v8, %v7, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1209
-	vmladduhm %v3, %v5, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1210
-	vsldoi %v5, %v7, %v9, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1211
-	vmladduhm %v1, %v5, %v4, %v1
-# x1 = shiftleftbytes(e2, z0, 2)
-	.loc 1 1212
-	vsldoi %v5, %v9, %v6, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1213
-	vmladduhm %v2, %v5, %v4, %v2
-# mem128[pc] = a0
-	.loc 1 1214
-	stvx %v10, 0, %r6
-# mem128[pc + 16] = a1
-	.loc 1 1215
+	lvx %v7, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 924
+	vspltw %v3, %v7, 0
+# 4x a4 = a4 + maddwd(w1, x0)
+	.loc 1 925
+	vmsumshm %v25, %v11, %v3, %v25
+# 4x a5 = a5 + maddwd(w3, x0)
+	.loc 1 926
+	vmsumshm %v26, %v10, %v3, %v26
+# 4x a6 = a6 + maddwd(w5, x0)
+	.loc 1 927
+	vmsumshm %v6, %v12, %v3, %v6
+# 4x a7 = a7 + maddwd(w7, x0)
+	.loc 1 928
+	vmsumshm %v27, %v8, %v3, %v4
+# 4x a8 = a8 + maddwd(w9, x0)
+	.loc 1 929
+	vmsumshm %v4, %v13, %v3, %v5
+# 4x a9 = a9 + maddwd(w11, x0)
+	.loc 1 930
+	vmsumshm %v5, %v14, %v3, %v0
+# 4x a10 = z0 + maddwd(w13, x0)
+	.loc 1 931
+	vmsumshm %v0, %v15, %v3, %v9
+# 4x x0 = x2[1]
+	.loc 1 932
+	vspltw %v28, %v7, 1
+# 4x a4 = a4 + maddwd(w0, x0)
+	.loc 1 933
+	vmsumshm %v25, %v16, %v28, %v25
+# 4x a5 = a5 + maddwd(w2, x0)
+	.loc 1 934
+	vmsumshm %v3, %v17, %v28, %v26
+# 4x a6 = a6 + maddwd(w4, x0)
+	.loc 1 935
+	vmsumshm %v6, %v18, %v28, %v6
+# 4x a7 = a7 + maddwd(w6, x0)
+	.loc 1 936
+	vmsumshm %v27, %v19, %v28, %v27
+# 4x a8 = a8 + maddwd(w8, x0)
+	.loc 1 937
+	vmsumshm %v4, %v20, %v28, %v4
+# 4x a9 = a9 + maddwd(w10, x0)
+	.loc 1 938
+	vmsumshm %v5, %v21, %v28, %v5
+# 4x a10 = a10 + maddwd(w12, x0)
+	.loc 1 939
+	vmsumshm %v26, %v22, %v28, %v0
+# 4x x0 = x2[2]
+	.loc 1 940
+	vspltw %v0, %v7, 2
+# 4x a5 = a5 + maddwd(w1, x0)
+	.loc 1 941
+	vmsumshm %v11, %v11, %v0, %v3
+# 4x a6 = a6 + maddwd(w3, x0)
+	.loc 1 942
+	vmsumshm %v10, %v10, %v0, %v6
+# 4x a7 = a7 + maddwd(w5, x0)
+	.loc 1 943
+	vmsumshm %v3, %v12, %v0, %v27
+# 4x a8 = a8 + maddwd(w7, x0)
+	.loc 1 944
+	vmsumshm %v4, %v8, %v0, %v4
+# 4x a9 = a9 + maddwd(w9, x0)
+	.loc 1 945
+	vmsumshm %v5, %v13, %v0, %v5
+# 4x a10 = a10 + maddwd(w11, x0)
+	.loc 1 946
+	vmsumshm %v6, %v14, %v0, %v26
+# 4x a11 = z0 + maddwd(w13, x0)
+	.loc 1 947
+	vmsumshm %v0, %v15, %v0, %v9
+# 4x x0 = x2[3]
+	.loc 1 948
+	vspltw %v7, %v7, 3
+# 4x a5 = a5 + maddwd(w0, x0)
+	.loc 1 949
+	vmsumshm %v11, %v16, %v7, %v11
+# 4x a6 = a6 + maddwd(w2, x0)
+	.loc 1 950
+	vmsumshm %v10, %v17, %v7, %v10
+# 4x a7 = a7 + maddwd(w4, x0)
+	.loc 1 951
+	vmsumshm %v3, %v18, %v7, %v3
+# 4x a8 = a8 + maddwd(w6, x0)
+	.loc 1 952
+	vmsumshm %v4, %v19, %v7, %v4
+# 4x a9 = a9 + maddwd(w8, x0)
+	.loc 1 953
+	vmsumshm %v5, %v20, %v7, %v5
+# 4x a10 = a10 + maddwd(w10, x0)
+	.loc 1 954
+	vmsumshm %v6, %v21, %v7, %v6
+# 4x a11 = a11 + maddwd(w12, x0)
+	.loc 1 955
+	vmsumshm %v0, %v22, %v7, %v0
+# mem128[qa] = a0
+	.loc 1 956
+	stvx %v23, 0, %r8
+# mem128[qa + 16] = a1
+	.loc 1 957
 	li %r0, 16
-	stvx %v11, %r6, %r0
-# mem128[pc + 32] = a2
-	.loc 1 1216
+	stvx %v1, %r8, %r0
+# mem128[qa + 32] = a2
+	.loc 1 958
 	li %r0, 32
-	stvx %v0, %r6, %r0
-# mem128[pc + 48] = a3
-	.loc 1 1217
+	stvx %v2, %r8, %r0
+# mem128[qa + 48] = a3
+	.loc 1 959
 	li %r0, 48
-	stvx %v3, %r6, %r0
-# mem128[pc + 64] = a4
-	.loc 1 1218
+	stvx %v24, %r8, %r0
+# mem128[qa + 64] = a4
+	.loc 1 960
 	li %r0, 64
-	stvx %v1, %r6, %r0
-# mem128[pc + 80] = a5
-	.loc 1 1219
+	stvx %v25, %r8, %r0
+# mem128[qa + 80] = a5
+	.loc 1 961
 	li %r0, 80
-	stvx %v2, %r6, %r0
-# pa = pa + 96
-	.loc 1 1220
-	addi %r4, %r4, 96
-# pb = pb + 48
-	.loc 1 1221
-	addi %r5, %r5, 48
-# pc = pc + 96
-	.loc 1 1222
-	addi %r6, %r6, 96
-# i0 = i0 - 1
-	.loc 1 1223
-	addi %r7, %r7, -1
-# =? i0 - 0
-	.loc 1 1224
-	cmplwi %cr0, %r7, 0
-# goto loop21 if !=
-	.loc 1 1225
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop21
-# pa = 86544
-	.loc 1 1226
-	lis %r4, 1
-	ori %r4, %r4, 21008
-# pa = w + pa
-	.loc 1 1227
-	add %r6, %r9, %r4
-# pb = w + 4800
-	.loc 1 1228
-	addi %r4, %r9, 4800
-# i0 = 162
-	.loc 1 1229
-	li %r5, 162
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop22:
-# qb = pa + 96
-	.loc 1 1232
-	addi %r7, %r6, 96
-# qc = pa + 192
-	.loc 1 1233
-	addi %r8, %r6, 192
-# x0 = mem128[qa]
-	.loc 1 1235
-	lvx %v0, 0, %r6
-# x1 = mem128[qa + 48]
-	.loc 1 1236
-	li %r0, 48
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc]
-	.loc 1 1237
-	lvx %v2, 0, %r8
-# x3 = mem128[qc + 48]
-	.loc 1 1238
-	li %r0, 48
-	lvx %v3, %r8, %r0
-# mem128[qd] = x0
-	.loc 1 1239
-	stvx %v0, 0, %r4
-# mem128[qd + 144] = x3
-	.loc 1 1240
+	stvx %v11, %r8, %r0
+# mem128[qa + 96] = a6
+	.loc 1 962
+	li %r0, 96
+	stvx %v10, %r8, %r0
+# mem128[qa + 112] = a7
+	.loc 1 963
+	li %r0, 112
+	stvx %v3, %r8, %r0
+# mem128[qa + 128] = a8
+	.loc 1 964
+	li %r0, 128
+	stvx %v4, %r8, %r0
+# mem128[qa + 144] = a9
+	.loc 1 965
 	li %r0, 144
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
+	stvx %v5, %r8, %r0
+# mem128[qa + 160] = a10
+	.loc 1 966
+	li %r0, 160
+	stvx %v6, %r8, %r0
+# mem128[qa + 176] = a11
+	.loc 1 967
+	li %r0, 176
+	stvx %v0, %r8, %r0
+# e0 = mem128[pa + 144]
+	.loc 1 968
+	li %r0, 144
+	lvx %v0, %r4, %r0
+# e1 = mem128[pa + 160]
+	.loc 1 969
+	li %r0, 160
+	lvx %v1, %r4, %r0
+# e2 = mem128[pa + 176]
+	.loc 1 970
+	li %r0, 176
+	lvx %v2, %r4, %r0
+# x1 = shiftleftbytes(z0, e0, 14)
+	.loc 1 971
+	vsldoi %v3, %v9, %v0, 14
+# w1 = unpacklo16(e0, x1)
+	.loc 1 972
+	vmrghh %v11, %v0, %v3
+# w3 = unpackhi16(e0, x1)
+	.loc 1 973
+	vmrglh %v10, %v0, %v3
+# x1 = shiftleftbytes(e0, e1, 14)
+	.loc 1 974
+	vsldoi %v3, %v0, %v1, 14
+# w5 = unpacklo16(e1, x1)
+	.loc 1 975
+	vmrghh %v12, %v1, %v3
+# w7 = unpackhi16(e1, x1)
+	.loc 1 976
+	vmrglh %v8, %v1, %v3
+# x1 = shiftleftbytes(e1, e2, 14)
+	.loc 1 977
+	vsldoi %v3, %v1, %v2, 14
+# w9 = unpacklo16(e2, x1)
+	.loc 1 978
+	vmrghh %v13, %v2, %v3
+# w11 = unpackhi16(e2, x1)
+	.loc 1 979
+	vmrglh %v14, %v2, %v3
+# x1 = shiftleftbytes(e2, z0, 14)
+	.loc 1 980
+	vsldoi %v3, %v2, %v9, 14
+# w13 = unpacklo16(z0, x1)
+	.loc 1 981
+	vmrghh %v15, %v9, %v3
+# x0 = shiftleftbytes(z0, e0, 4)
+	.loc 1 982
+	vsldoi %v3, %v9, %v0, 4
+# x1 = shiftleftbytes(z0, e0, 2)
+	.loc 1 983
+	vsldoi %v4, %v9, %v0, 2
+# w0 = unpackhi16(x0, x1)
+	.loc 1 984
+	vmrglh %v16, %v3, %v4
+# x0 = shiftleftbytes(e0, e1, 4)
+	.loc 1 985
+	vsldoi %v3, %v0, %v1, 4
+# x1 = shiftleftbytes(e0, e1, 2)
+	.loc 1 986
+	vsldoi %v0, %v0, %v1, 2
+# w2 = unpacklo16(x0, x1)
+	.loc 1 987
+	vmrghh %v17, %v3, %v0
+# w4 = unpackhi16(x0, x1)
+	.loc 1 988
+	vmrglh %v18, %v3, %v0
+# x0 = shiftleftbytes(e1, e2, 4)
+	.loc 1 989
+	vsldoi %v0, %v1, %v2, 4
+# x1 = shiftleftbytes(e1, e2, 2)
+	.loc 1 990
+	vsldoi %v1, %v1, %v2, 2
+# w6 = unpacklo16(x0, x1)
+	.loc 1 991
+	vmrghh %v19, %v0, %v1
+# w8 = unpackhi16(x0, x1)
+	.loc 1 992
+	vmrglh %v20, %v0, %v1
+# x0 = shiftleftbytes(e2, z0, 4)
+	.loc 1 993
+	vsldoi %v0, %v2, %v9, 4
+# x1 = shiftleftbytes(e2, z0, 2)
+	.loc 1 994
+	vsldoi %v1, %v2, %v9, 2
+# w10 = unpacklo16(x0, x1)
+	.loc 1 995
+	vmrghh %v21, %v0, %v1
+# w12 = unpackhi16(x0, x1)
+	.loc 1 996
+	vmrglh %v23, %v0, %v1
+# x2 = mem128[pb + 48]
+	.loc 1 997
+	li %r0, 48
+	lvx %v22, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 998
+	vspltw %v0, %v22, 0
+# 4x a0 = z0 + maddwd(w1, x0)
+	.loc 1 999
+	vmsumshm %v1, %v11, %v0, %v9
+# 4x a1 = z0 + maddwd(w3, x0)
+	.loc 1 1000
+	vmsumshm %v2, %v10, %v0, %v9
+# 4x a2 = z0 + maddwd(w5, x0)
+	.loc 1 1001
+	vmsumshm %v3, %v12, %v0, %v9
+# 4x a3 = z0 + maddwd(w7, x0)
+	.loc 1 1002
+	vmsumshm %v4, %v8, %v0, %v9
+# 4x a4 = z0 + maddwd(w9, x0)
+	.loc 1 1003
+	vmsumshm %v5, %v13, %v0, %v9
+# 4x a5 = z0 + maddwd(w11, x0)
+	.loc 1 1004
+	vmsumshm %v6, %v14, %v0, %v9
+# 4x a6 = z0 + maddwd(w13, x0)
+	.loc 1 1005
+	vmsumshm %v0, %v15, %v0, %v9
+# 4x x0 = x2[1]
+	.loc 1 1006
+	vspltw %v7, %v22, 1
+# 4x a0 = a0 + maddwd(w0, x0)
+	.loc 1 1007
+	vmsumshm %v24, %v16, %v7, %v1
+# 4x a1 = a1 + maddwd(w2, x0)
+	.loc 1 1008
+	vmsumshm %v2, %v17, %v7, %v2
+# 4x a2 = a2 + maddwd(w4, x0)
+	.loc 1 1009
+	vmsumshm %v3, %v18, %v7, %v3
+# 4x a3 = a3 + maddwd(w6, x0)
+	.loc 1 1010
+	vmsumshm %v4, %v19, %v7, %v4
+# 4x a4 = a4 + maddwd(w8, x0)
+	.loc 1 1011
+	vmsumshm %v5, %v20, %v7, %v5
+# 4x a5 = a5 + maddwd(w10, x0)
+	.loc 1 1012
+	vmsumshm %v6, %v21, %v7, %v6
+# 4x a6 = a6 + maddwd(w12, x0)
+	.loc 1 1013
+	vmsumshm %v0, %v23, %v7, %v0
+# 4x x0 = x2[2]
+	.loc 1 1014
+	vspltw %v1, %v22, 2
+# 4x a1 = a1 + maddwd(w1, x0)
+	.loc 1 1015
+	vmsumshm %v2, %v11, %v1, %v2
+# 4x a2 = a2 + maddwd(w3, x0)
+	.loc 1 1016
+	vmsumshm %v3, %v10, %v1, %v3
+# 4x a3 = a3 + maddwd(w5, x0)
+	.loc 1 1017
+	vmsumshm %v4, %v12, %v1, %v4
+# 4x a4 = a4 + maddwd(w7, x0)
+	.loc 1 1018
+	vmsumshm %v5, %v8, %v1, %v5
+# 4x a5 = a5 + maddwd(w9, x0)
+	.loc 1 1019
+	vmsumshm %v6, %v13, %v1, %v6
+# 4x a6 = a6 + maddwd(w11, x0)
+	.loc 1 1020
+	vmsumshm %v0, %v14, %v1, %v0
+# 4x a7 = z0 + maddwd(w13, x0)
+	.loc 1 1021
+	vmsumshm %v1, %v15, %v1, %v9
+# 4x x0 = x2[3]
+	.loc 1 1022
+	vspltw %v7, %v22, 3
+# 4x a1 = a1 + maddwd(w0, x0)
+	.loc 1 1023
+	vmsumshm %v22, %v16, %v7, %v2
+# 4x a2 = a2 + maddwd(w2, x0)
+	.loc 1 1024
+	vmsumshm %v3, %v17, %v7, %v3
+# 4x a3 = a3 + maddwd(w4, x0)
+	.loc 1 1025
+	vmsumshm %v4, %v18, %v7, %v4
+# 4x a4 = a4 + maddwd(w6, x0)
+	.loc 1 1026
+	vmsumshm %v5, %v19, %v7, %v5
+# 4x a5 = a5 + maddwd(w8, x0)
+	.loc 1 1027
+	vmsumshm %v6, %v20, %v7, %v6
+# 4x a6 = a6 + maddwd(w10, x0)
+	.loc 1 1028
+	vmsumshm %v0, %v21, %v7, %v0
+# 4x a7 = a7 + maddwd(w12, x0)
+	.loc 1 1029
+	vmsumshm %v1, %v23, %v7, %v1
+# x2 = mem128[pb + 64]
+	.loc 1 1030
+	li %r0, 64
+	lvx %v7, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1031
+	vspltw %v2, %v7, 0
+# 4x a2 = a2 + maddwd(w1, x0)
+	.loc 1 1032
+	vmsumshm %v3, %v11, %v2, %v3
+# 4x a3 = a3 + maddwd(w3, x0)
+	.loc 1 1033
+	vmsumshm %v4, %v10, %v2, %v4
+# 4x a4 = a4 + maddwd(w5, x0)
+	.loc 1 1034
+	vmsumshm %v5, %v12, %v2, %v5
+# 4x a5 = a5 + maddwd(w7, x0)
+	.loc 1 1035
+	vmsumshm %v6, %v8, %v2, %v6
+# 4x a6 = a6 + maddwd(w9, x0)
+	.loc 1 1036
+	vmsumshm %v0, %v13, %v2, %v0
+# 4x a7 = a7 + maddwd(w11, x0)
+	.loc 1 1037
+	vmsumshm %v1, %v14, %v2, %v1
+# 4x a8 = z0 + maddwd(w13, x0)
+	.loc 1 1038
+	vmsumshm %v2, %v15, %v2, %v9
+# 4x x0 = x2[1]
+	.loc 1 1039
+	vspltw %v25, %v7, 1
+# 4x a2 = a2 + maddwd(w0, x0)
+	.loc 1 1040
+	vmsumshm %v3, %v16, %v25, %v3
+# 4x a3 = a3 + maddwd(w2, x0)
+	.loc 1 1041
+	vmsumshm %v4, %v17, %v25, %v4
+# 4x a4 = a4 + maddwd(w4, x0)
+	.loc 1 1042
+	vmsumshm %v5, %v18, %v25, %v5
+# 4x a5 = a5 + maddwd(w6, x0)
+	.loc 1 1043
+	vmsumshm %v6, %v19, %v25, %v6
+# 4x a6 = a6 + maddwd(w8, x0)
+	.loc 1 1044
+	vmsumshm %v0, %v20, %v25, %v0
+# 4x a7 = a7 + maddwd(w10, x0)
+	.loc 1 1045
+	vmsumshm %v1, %v21, %v25, %v1
+# 4x a8 = a8 + maddwd(w12, x0)
+	.loc 1 1046
+	vmsumshm %v2, %v23, %v25, %v2
+# 4x x0 = x2[2]
+	.loc 1 1047
+	vspltw %v25, %v7, 2
+# 4x a3 = a3 + maddwd(w1, x0)
+	.loc 1 1048
+	vmsumshm %v26, %v11, %v25, %v4
+# 4x a4 = a4 + maddwd(w3, x0)
+	.loc 1 1049
+	vmsumshm %v5, %v10, %v25, %v5
+# 4x a5 = a5 + maddwd(w5, x0)
+	.loc 1 1050
+	vmsumshm %v6, %v12, %v25, %v6
+# 4x a6 = a6 + maddwd(w7, x0)
+	.loc 1 1051
+	vmsumshm %v4, %v8, %v25, %v0
+# 4x a7 = a7 + maddwd(w9, x0)
+	.loc 1 1052
+	vmsumshm %v1, %v13, %v25, %v1
+# 4x a8 = a8 + maddwd(w11, x0)
+	.loc 1 1053
+	vmsumshm %v2, %v14, %v25, %v2
+# 4x a9 = z0 + maddwd(w13, x0)
+	.loc 1 1054
+	vmsumshm %v27, %v15, %v25, %v9
+# 4x x0 = x2[3]
+	.loc 1 1055
+	vspltw %v0, %v7, 3
+# 4x a3 = a3 + maddwd(w0, x0)
+	.loc 1 1056
+	vmsumshm %v25, %v16, %v0, %v26
+# 4x a4 = a4 + maddwd(w2, x0)
+	.loc 1 1057
+	vmsumshm %v26, %v17, %v0, %v5
+# 4x a5 = a5 + maddwd(w4, x0)
+	.loc 1 1058
+	vmsumshm %v7, %v18, %v0, %v6
+# 4x a6 = a6 + maddwd(w6, x0)
+	.loc 1 1059
+	vmsumshm %v4, %v19, %v0, %v4
+# 4x a7 = a7 + maddwd(w8, x0)
+	.loc 1 1060
+	vmsumshm %v1, %v20, %v0, %v1
+# 4x a8 = a8 + maddwd(w10, x0)
+	.loc 1 1061
+	vmsumshm %v2, %v21, %v0, %v2
+# 4x a9 = a9 + maddwd(w12, x0)
+	.loc 1 1062
+	vmsumshm %v0, %v23, %v0, %v27
+# x2 = mem128[pb + 80]
+	.loc 1 1063
+	li %r0, 80
+	lvx %v6, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1064
+	vspltw %v5, %v6, 0
+# 4x a4 = a4 + maddwd(w1, x0)
+	.loc 1 1065
+	vmsumshm %v26, %v11, %v5, %v26
+# 4x a5 = a5 + maddwd(w3, x0)
+	.loc 1 1066
+	vmsumshm %v7, %v10, %v5, %v7
+# 4x a6 = a6 + maddwd(w5, x0)
+	.loc 1 1067
+	vmsumshm %v4, %v12, %v5, %v4
+# 4x a7 = a7 + maddwd(w7, x0)
+	.loc 1 1068
+	vmsumshm %v27, %v8, %v5, %v1
+# 4x a8 = a8 + maddwd(w9, x0)
+	.loc 1 1069
+	vmsumshm %v1, %v13, %v5, %v2
+# 4x a9 = a9 + maddwd(w11, x0)
+	.loc 1 1070
+	vmsumshm %v2, %v14, %v5, %v0
+# 4x a10 = z0 + maddwd(w13, x0)
+	.loc 1 1071
+	vmsumshm %v0, %v15, %v5, %v9
+# 4x x0 = x2[1]
+	.loc 1 1072
+	vspltw %v5, %v6, 1
+# 4x a4 = a4 + maddwd(w0, x0)
+	.loc 1 1073
+	vmsumshm %v26, %v16, %v5, %v26
+# 4x a5 = a5 + maddwd(w2, x0)
+	.loc 1 1074
+	vmsumshm %v7, %v17, %v5, %v7
+# 4x a6 = a6 + maddwd(w4, x0)
+	.loc 1 1075
+	vmsumshm %v4, %v18, %v5, %v4
+# 4x a7 = a7 + maddwd(w6, x0)
+	.loc 1 1076
+	vmsumshm %v27, %v19, %v5, %v27
+# 4x a8 = a8 + maddwd(w8, x0)
+	.loc 1 1077
+	vmsumshm %v1, %v20, %v5, %v1
+# 4x a9 = a9 + maddwd(w10, x0)
+	.loc 1 1078
+	vmsumshm %v2, %v21, %v5, %v2
+# 4x a10 = a10 + maddwd(w12, x0)
+	.loc 1 1079
+	vmsumshm %v28, %v23, %v5, %v0
+# 4x x0 = x2[2]
+	.loc 1 1080
+	vspltw %v5, %v6, 2
+# 4x a5 = a5 + maddwd(w1, x0)
+	.loc 1 1081
+	vmsumshm %v7, %v11, %v5, %v7
+# 4x a6 = a6 + maddwd(w3, x0)
+	.loc 1 1082
+	vmsumshm %v10, %v10, %v5, %v4
+# 4x a7 = a7 + maddwd(w5, x0)
+	.loc 1 1083
+	vmsumshm %v0, %v12, %v5, %v27
+# 4x a8 = a8 + maddwd(w7, x0)
+	.loc 1 1084
+	vmsumshm %v1, %v8, %v5, %v1
+# 4x a9 = a9 + maddwd(w9, x0)
+	.loc 1 1085
+	vmsumshm %v2, %v13, %v5, %v2
+# 4x a10 = a10 + maddwd(w11, x0)
+	.loc 1 1086
+	vmsumshm %v4, %v14, %v5, %v28
+# 4x a11 = z0 + maddwd(w13, x0)
+	.loc 1 1087
+	vmsumshm %v5, %v15, %v5, %v9
+# 4x x0 = x2[3]
+	.loc 1 1088
+	vspltw %v6, %v6, 3
+# 4x a5 = a5 + maddwd(w0, x0)
+	.loc 1 1089
+	vmsumshm %v7, %v16, %v6, %v7
+# 4x a6 = a6 + maddwd(w2, x0)
+	.loc 1 1090
+	vmsumshm %v10, %v17, %v6, %v10
+# 4x a7 = a7 + maddwd(w4, x0)
+	.loc 1 1091
+	vmsumshm %v0, %v18, %v6, %v0
+# 4x a8 = a8 + maddwd(w6, x0)
+	.loc 1 1092
+	vmsumshm %v1, %v19, %v6, %v1
+# 4x a9 = a9 + maddwd(w8, x0)
+	.loc 1 1093
+	vmsumshm %v2, %v20, %v6, %v2
+# 4x a10 = a10 + maddwd(w10, x0)
+	.loc 1 1094
+	vmsumshm %v4, %v21, %v6, %v4
+# 4x a11 = a11 + maddwd(w12, x0)
+	.loc 1 1095
+	vmsumshm %v5, %v23, %v6, %v5
+# mem128[qa + 192] = a0
+	.loc 1 1096
+	li %r0, 192
+	stvx %v24, %r8, %r0
+# mem128[qa + 208] = a1
+	.loc 1 1097
+	li %r0, 208
+	stvx %v22, %r8, %r0
+# mem128[qa + 224] = a2
+	.loc 1 1098
+	li %r0, 224
+	stvx %v3, %r8, %r0
+# mem128[qa + 240] = a3
+	.loc 1 1099
+	li %r0, 240
+	stvx %v25, %r8, %r0
+# mem128[qa + 256] = a4
+	.loc 1 1100
+	li %r0, 256
+	stvx %v26, %r8, %r0
+# mem128[qa + 272] = a5
+	.loc 1 1101
+	li %r0, 272
+	stvx %v7, %r8, %r0
+# mem128[qa + 288] = a6
+	.loc 1 1102
+	li %r0, 288
+	stvx %v10, %r8, %r0
+# mem128[qa + 304] = a7
+	.loc 1 1103
+	li %r0, 304
+	stvx %v0, %r8, %r0
+# mem128[qa + 320] = a8
+	.loc 1 1104
+	li %r0, 320
+	stvx %v1, %r8, %r0
+# mem128[qa + 336] = a9
+	.loc 1 1105
+	li %r0, 336
+	stvx %v2, %r8, %r0
+# mem128[qa + 352] = a10
+	.loc 1 1106
+	li %r0, 352
+	stvx %v4, %r8, %r0
+# mem128[qa + 368] = a11
+	.loc 1 1107
+	li %r0, 368
+	stvx %v5, %r8, %r0
+# e0 = mem128[pa + 240]
+	.loc 1 1108
+	li %r0, 240
+	lvx %v0, %r4, %r0
+# e1 = mem128[pa + 256]
+	.loc 1 1109
+	li %r0, 256
+	lvx %v1, %r4, %r0
+# e2 = mem128[pa + 272]
+	.loc 1 1110
+	li %r0, 272
+	lvx %v2, %r4, %r0
+# x1 = shiftleftbytes(z0, e0, 14)
+	.loc 1 1111
+	vsldoi %v3, %v9, %v0, 14
+# w1 = unpacklo16(e0, x1)
+	.loc 1 1112
+	vmrghh %v11, %v0, %v3
+# w3 = unpackhi16(e0, x1)
+	.loc 1 1113
+	vmrglh %v10, %v0, %v3
+# x1 = shiftleftbytes(e0, e1, 14)
+	.loc 1 1114
+	vsldoi %v3, %v0, %v1, 14
+# w5 = unpacklo16(e1, x1)
+	.loc 1 1115
+	vmrghh %v12, %v1, %v3
+# w7 = unpackhi16(e1, x1)
+	.loc 1 1116
+	vmrglh %v8, %v1, %v3
+# x1 = shiftleftbytes(e1, e2, 14)
+	.loc 1 1117
+	vsldoi %v3, %v1, %v2, 14
+# w9 = unpacklo16(e2, x1)
+	.loc 1 1118
+	vmrghh %v13, %v2, %v3
+# w11 = unpackhi16(e2, x1)
+	.loc 1 1119
+	vmrglh %v14, %v2, %v3
+# x1 = shiftleftbytes(e2, z0, 14)
+	.loc 1 1120
+	vsldoi %v3, %v2, %v9, 14
+# w13 = unpacklo16(z0, x1)
+	.loc 1 1121
+	vmrghh %v15, %v9, %v3
+# x0 = shiftleftbytes(z0, e0, 4)
+	.loc 1 1122
+	vsldoi %v3, %v9, %v0, 4
+# x1 = shiftleftbytes(z0, e0, 2)
+	.loc 1 1123
+	vsldoi %v4, %v9, %v0, 2
+# w0 = unpackhi16(x0, x1)
+	.loc 1 1124
+	vmrglh %v16, %v3, %v4
+# x0 = shiftleftbytes(e0, e1, 4)
+	.loc 1 1125
+	vsldoi %v3, %v0, %v1, 4
+# x1 = shiftleftbytes(e0, e1, 2)
+	.loc 1 1126
+	vsldoi %v0, %v0, %v1, 2
+# w2 = unpacklo16(x0, x1)
+	.loc 1 1127
+	vmrghh %v17, %v3, %v0
+# w4 = unpackhi16(x0, x1)
+	.loc 1 1128
+	vmrglh %v18, %v3, %v0
+# x0 = shiftleftbytes(e1, e2, 4)
+	.loc 1 1129
+	vsldoi %v0, %v1, %v2, 4
+# x1 = shiftleftbytes(e1, e2, 2)
+	.loc 1 1130
+	vsldoi %v1, %v1, %v2, 2
+# w6 = unpacklo16(x0, x1)
+	.loc 1 1131
+	vmrghh %v19, %v0, %v1
+# w8 = unpackhi16(x0, x1)
+	.loc 1 1132
+	vmrglh %v20, %v0, %v1
+# x0 = shiftleftbytes(e2, z0, 4)
+	.loc 1 1133
+	vsldoi %v0, %v2, %v9, 4
+# x1 = shiftleftbytes(e2, z0, 2)
+	.loc 1 1134
+	vsldoi %v1, %v2, %v9, 2
+# w10 = unpacklo16(x0, x1)
+	.loc 1 1135
+	vmrghh %v21, %v0, %v1
+# w12 = unpackhi16(x0, x1)
+	.loc 1 1136
+	vmrglh %v23, %v0, %v1
+# x2 = mem128[pb + 96]
+	.loc 1 1137
+	li %r0, 96
+	lvx %v22, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1138
+	vspltw %v0, %v22, 0
+# 4x a0 = z0 + maddwd(w1, x0)
+	.loc 1 1139
+	vmsumshm %v1, %v11, %v0, %v9
+# 4x a1 = z0 + maddwd(w3, x0)
+	.loc 1 1140
+	vmsumshm %v2, %v10, %v0, %v9
+# 4x a2 = z0 + maddwd(w5, x0)
+	.loc 1 1141
+	vmsumshm %v3, %v12, %v0, %v9
+# 4x a3 = z0 + maddwd(w7, x0)
+	.loc 1 1142
+	vmsumshm %v4, %v8, %v0, %v9
+# 4x a4 = z0 + maddwd(w9, x0)
+	.loc 1 1143
+	vmsumshm %v5, %v13, %v0, %v9
+# 4x a5 = z0 + maddwd(w11, x0)
+	.loc 1 1144
+	vmsumshm %v6, %v14, %v0, %v9
+# 4x a6 = z0 + maddwd(w13, x0)
+	.loc 1 1145
+	vmsumshm %v0, %v15, %v0, %v9
+# 4x x0 = x2[1]
+	.loc 1 1146
+	vspltw %v7, %v22, 1
+# 4x a0 = a0 + maddwd(w0, x0)
+	.loc 1 1147
+	vmsumshm %v24, %v16, %v7, %v1
+# 4x a1 = a1 + maddwd(w2, x0)
+	.loc 1 1148
+	vmsumshm %v2, %v17, %v7, %v2
+# 4x a2 = a2 + maddwd(w4, x0)
+	.loc 1 1149
+	vmsumshm %v3, %v18, %v7, %v3
+# 4x a3 = a3 + maddwd(w6, x0)
+	.loc 1 1150
+	vmsumshm %v4, %v19, %v7, %v4
+# 4x a4 = a4 + maddwd(w8, x0)
+	.loc 1 1151
+	vmsumshm %v5, %v20, %v7, %v5
+# 4x a5 = a5 + maddwd(w10, x0)
+	.loc 1 1152
+	vmsumshm %v6, %v21, %v7, %v6
+# 4x a6 = a6 + maddwd(w12, x0)
+	.loc 1 1153
+	vmsumshm %v0, %v23, %v7, %v0
+# 4x x0 = x2[2]
+	.loc 1 1154
+	vspltw %v1, %v22, 2
+# 4x a1 = a1 + maddwd(w1, x0)
+	.loc 1 1155
+	vmsumshm %v2, %v11, %v1, %v2
+# 4x a2 = a2 + maddwd(w3, x0)
+	.loc 1 1156
+	vmsumshm %v3, %v10, %v1, %v3
+# 4x a3 = a3 + maddwd(w5, x0)
+	.loc 1 1157
+	vmsumshm %v4, %v12, %v1, %v4
+# 4x a4 = a4 + maddwd(w7, x0)
+	.loc 1 1158
+	vmsumshm %v5, %v8, %v1, %v5
+# 4x a5 = a5 + maddwd(w9, x0)
+	.loc 1 1159
+	vmsumshm %v6, %v13, %v1, %v6
+# 4x a6 = a6 + maddwd(w11, x0)
+	.loc 1 1160
+	vmsumshm %v0, %v14, %v1, %v0
+# 4x a7 = z0 + maddwd(w13, x0)
+	.loc 1 1161
+	vmsumshm %v1, %v15, %v1, %v9
+# 4x x0 = x2[3]
+	.loc 1 1162
+	vspltw %v7, %v22, 3
+# 4x a1 = a1 + maddwd(w0, x0)
+	.loc 1 1163
+	vmsumshm %v22, %v16, %v7, %v2
+# 4x a2 = a2 + maddwd(w2, x0)
+	.loc 1 1164
+	vmsumshm %v3, %v17, %v7, %v3
+# 4x a3 = a3 + maddwd(w4, x0)
+	.loc 1 1165
+	vmsumshm %v4, %v18, %v7, %v4
+# 4x a4 = a4 + maddwd(w6, x0)
+	.loc 1 1166
+	vmsumshm %v5, %v19, %v7, %v5
+# 4x a5 = a5 + maddwd(w8, x0)
+	.loc 1 1167
+	vmsumshm %v6, %v20, %v7, %v6
+# 4x a6 = a6 + maddwd(w10, x0)
+	.loc 1 1168
+	vmsumshm %v0, %v21, %v7, %v0
+# 4x a7 = a7 + maddwd(w12, x0)
+	.loc 1 1169
+	vmsumshm %v1, %v23, %v7, %v1
+# x2 = mem128[pb + 112]
+	.loc 1 1170
+	li %r0, 112
+	lvx %v7, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1171
+	vspltw %v2, %v7, 0
+# 4x a2 = a2 + maddwd(w1, x0)
+	.loc 1 1172
+	vmsumshm %v3, %v11, %v2, %v3
+# 4x a3 = a3 + maddwd(w3, x0)
+	.loc 1 1173
+	vmsumshm %v4, %v10, %v2, %v4
+# 4x a4 = a4 + maddwd(w5, x0)
+	.loc 1 1174
+	vmsumshm %v5, %v12, %v2, %v5
+# 4x a5 = a5 + maddwd(w7, x0)
+	.loc 1 1175
+	vmsumshm %v6, %v8, %v2, %v6
+# 4x a6 = a6 + maddwd(w9, x0)
+	.loc 1 1176
+	vmsumshm %v0, %v13, %v2, %v0
+# 4x a7 = a7 + maddwd(w11, x0)
+	.loc 1 1177
+	vmsumshm %v1, %v14, %v2, %v1
+# 4x a8 = z0 + maddwd(w13, x0)
+	.loc 1 1178
+	vmsumshm %v2, %v15, %v2, %v9
+# 4x x0 = x2[1]
+	.loc 1 1179
+	vspltw %v25, %v7, 1
+# 4x a2 = a2 + maddwd(w0, x0)
+	.loc 1 1180
+	vmsumshm %v3, %v16, %v25, %v3
+# 4x a3 = a3 + maddwd(w2, x0)
+	.loc 1 1181
+	vmsumshm %v4, %v17, %v25, %v4
+# 4x a4 = a4 + maddwd(w4, x0)
+	.loc 1 1182
+	vmsumshm %v5, %v18, %v25, %v5
+# 4x a5 = a5 + maddwd(w6, x0)
+	.loc 1 1183
+	vmsumshm %v6, %v19, %v25, %v6
+# 4x a6 = a6 + maddwd(w8, x0)
+	.loc 1 1184
+	vmsumshm %v0, %v20, %v25, %v0
+# 4x a7 = a7 + maddwd(w10, x0)
+	.loc 1 1185
+	vmsumshm %v1, %v21, %v25, %v1
+# 4x a8 = a8 + maddwd(w12, x0)
+	.loc 1 1186
+	vmsumshm %v2, %v23, %v25, %v2
+# 4x x0 = x2[2]
+	.loc 1 1187
+	vspltw %v25, %v7, 2
+# 4x a3 = a3 + maddwd(w1, x0)
+	.loc 1 1188
+	vmsumshm %v26, %v11, %v25, %v4
+# 4x a4 = a4 + maddwd(w3, x0)
+	.loc 1 1189
+	vmsumshm %v5, %v10, %v25, %v5
+# 4x a5 = a5 + maddwd(w5, x0)
+	.loc 1 1190
+	vmsumshm %v6, %v12, %v25, %v6
+# 4x a6 = a6 + maddwd(w7, x0)
+	.loc 1 1191
+	vmsumshm %v4, %v8, %v25, %v0
+# 4x a7 = a7 + maddwd(w9, x0)
+	.loc 1 1192
+	vmsumshm %v1, %v13, %v25, %v1
+# 4x a8 = a8 + maddwd(w11, x0)
+	.loc 1 1193
+	vmsumshm %v2, %v14, %v25, %v2
+# 4x a9 = z0 + maddwd(w13, x0)
+	.loc 1 1194
+	vmsumshm %v27, %v15, %v25, %v9
+# 4x x0 = x2[3]
+	.loc 1 1195
+	vspltw %v0, %v7, 3
+# 4x a3 = a3 + maddwd(w0, x0)
+	.loc 1 1196
+	vmsumshm %v25, %v16, %v0, %v26
+# 4x a4 = a4 + maddwd(w2, x0)
+	.loc 1 1197
+	vmsumshm %v26, %v17, %v0, %v5
+# 4x a5 = a5 + maddwd(w4, x0)
+	.loc 1 1198
+	vmsumshm %v7, %v18, %v0, %v6
+# 4x a6 = a6 + maddwd(w6, x0)
+	.loc 1 1199
+	vmsumshm %v4, %v19, %v0, %v4
+# 4x a7 = a7 + maddwd(w8, x0)
+	.loc 1 1200
+	vmsumshm %v1, %v20, %v0, %v1
+# 4x a8 = a8 + maddwd(w10, x0)
+	.loc 1 1201
+	vmsumshm %v2, %v21, %v0, %v2
+# 4x a9 = a9 + maddwd(w12, x0)
+	.loc 1 1202
+	vmsumshm %v0, %v23, %v0, %v27
+# x2 = mem128[pb + 128]
+	.loc 1 1203
+	li %r0, 128
+	lvx %v6, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1204
+	vspltw %v5, %v6, 0
+# 4x a4 = a4 + maddwd(w1, x0)
+	.loc 1 1205
+	vmsumshm %v26, %v11, %v5, %v26
+# 4x a5 = a5 + maddwd(w3, x0)
+	.loc 1 1206
+	vmsumshm %v7, %v10, %v5, %v7
+# 4x a6 = a6 + maddwd(w5, x0)
+	.loc 1 1207
+	vmsumshm %v4, %v12, %v5, %v4
+# 4x a7 = a7 + maddwd(w7, x0)
+	.loc 1 1208
+	vmsumshm %v27, %v8, %v5, %v1
+# 4x a8 = a8 + maddwd(w9, x0)
+	.loc 1 1209
+	vmsumshm %v1, %v13, %v5, %v2
+# 4x a9 = a9 + maddwd(w11, x0)
+	.loc 1 1210
+	vmsumshm %v2, %v14, %v5, %v0
+# 4x a10 = z0 + maddwd(w13, x0)
+	.loc 1 1211
+	vmsumshm %v0, %v15, %v5, %v9
+# 4x x0 = x2[1]
+	.loc 1 1212
+	vspltw %v5, %v6, 1
+# 4x a4 = a4 + maddwd(w0, x0)
+	.loc 1 1213
+	vmsumshm %v26, %v16, %v5, %v26
+# 4x a5 = a5 + maddwd(w2, x0)
+	.loc 1 1214
+	vmsumshm %v7, %v17, %v5, %v7
+# 4x a6 = a6 + maddwd(w4, x0)
+	.loc 1 1215
+	vmsumshm %v4, %v18, %v5, %v4
+# 4x a7 = a7 + maddwd(w6, x0)
+	.loc 1 1216
+	vmsumshm %v27, %v19, %v5, %v27
+# 4x a8 = a8 + maddwd(w8, x0)
+	.loc 1 1217
+	vmsumshm %v1, %v20, %v5, %v1
+# 4x a9 = a9 + maddwd(w10, x0)
+	.loc 1 1218
+	vmsumshm %v2, %v21, %v5, %v2
+# 4x a10 = a10 + maddwd(w12, x0)
+	.loc 1 1219
+	vmsumshm %v28, %v23, %v5, %v0
+# 4x x0 = x2[2]
+	.loc 1 1220
+	vspltw %v5, %v6, 2
+# 4x a5 = a5 + maddwd(w1, x0)
+	.loc 1 1221
+	vmsumshm %v7, %v11, %v5, %v7
+# 4x a6 = a6 + maddwd(w3, x0)
+	.loc 1 1222
+	vmsumshm %v10, %v10, %v5, %v4
+# 4x a7 = a7 + maddwd(w5, x0)
+	.loc 1 1223
+	vmsumshm %v0, %v12, %v5, %v27
+# 4x a8 = a8 + maddwd(w7, x0)
+	.loc 1 1224
+	vmsumshm %v1, %v8, %v5, %v1
+# 4x a9 = a9 + maddwd(w9, x0)
+	.loc 1 1225
+	vmsumshm %v2, %v13, %v5, %v2
+# 4x a10 = a10 + maddwd(w11, x0)
+	.loc 1 1226
+	vmsumshm %v4, %v14, %v5, %v28
+# 4x a11 = z0 + maddwd(w13, x0)
+	.loc 1 1227
+	vmsumshm %v5, %v15, %v5, %v9
+# 4x x0 = x2[3]
+	.loc 1 1228
+	vspltw %v6, %v6, 3
+# 4x a5 = a5 + maddwd(w0, x0)
+	.loc 1 1229
+	vmsumshm %v7, %v16, %v6, %v7
+# 4x a6 = a6 + maddwd(w2, x0)
+	.loc 1 1230
+	vmsumshm %v10, %v17, %v6, %v10
+# 4x a7 = a7 + maddwd(w4, x0)
+	.loc 1 1231
+	vmsumshm %v0, %v18, %v6, %v0
+# 4x a8 = a8 + maddwd(w6, x0)
+	.loc 1 1232
+	vmsumshm %v1, %v19, %v6, %v1
+# 4x a9 = a9 + maddwd(w8, x0)
+	.loc 1 1233
+	vmsumshm %v2, %v20, %v6, %v2
+# 4x a10 = a10 + maddwd(w10, x0)
+	.loc 1 1234
+	vmsumshm %v4, %v21, %v6, %v4
+# 4x a11 = a11 + maddwd(w12, x0)
+	.loc 1 1235
+	vmsumshm %v5, %v23, %v6, %v5
+# mem128[qa + 384] = a0
+	.loc 1 1236
+	li %r0, 384
+	stvx %v24, %r8, %r0
+# mem128[qa + 400] = a1
+	.loc 1 1237
+	li %r0, 400
+	stvx %v22, %r8, %r0
+# mem128[qa + 416] = a2
+	.loc 1 1238
+	li %r0, 416
+	stvx %v3, %r8, %r0
+# mem128[qa + 432] = a3
+	.loc 1 1239
+	li %r0, 432
+	stvx %v25, %r8, %r0
+# mem128[qa + 448] = a4
+	.loc 1 1240
+	li %r0, 448
+	stvx %v26, %r8, %r0
+# mem128[qa + 464] = a5
 	.loc 1 1241
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
+	li %r0, 464
+	stvx %v7, %r8, %r0
+# mem128[qa + 480] = a6
 	.loc 1 1242
-	lvx %v2, 0, %r7
-# 8x x5 = x5 - x0
+	li %r0, 480
+	stvx %v10, %r8, %r0
+# mem128[qa + 496] = a7
 	.loc 1 1243
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
+	li %r0, 496
+	stvx %v0, %r8, %r0
+# mem128[qa + 512] = a8
 	.loc 1 1244
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 48] = x5
+	li %r0, 512
+	stvx %v1, %r8, %r0
+# mem128[qa + 528] = a9
 	.loc 1 1245
-	li %r0, 48
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 48]
+	li %r0, 528
+	stvx %v2, %r8, %r0
+# mem128[qa + 544] = a10
 	.loc 1 1246
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
+	li %r0, 544
+	stvx %v4, %r8, %r0
+# mem128[qa + 560] = a11
 	.loc 1 1247
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
+	li %r0, 560
+	stvx %v5, %r8, %r0
+# x0 = mem128[qa]
 	.loc 1 1248
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 96] = x5
+	lvx %v1, 0, %r8
+# x1 = mem128[qa + 96]
 	.loc 1 1249
 	li %r0, 96
-	stvx %v0, %r4, %r0
-# x0 = mem128[qa + 16]
+	lvx %v0, %r8, %r0
+# x2 = mem128[qa + 384]
 	.loc 1 1250
-	li %r0, 16
-	lvx %v0, %r6, %r0
-# x1 = mem128[qa + 64]
-	.loc 1 1251
-	li %r0, 64
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 1252
-	li %r0, 16
+	li %r0, 384
 	lvx %v2, %r8, %r0
-# x3 = mem128[qc + 64]
-	.loc 1 1253
-	li %r0, 64
+# x3 = mem128[qa + 480]
+	.loc 1 1251
+	li %r0, 480
 	lvx %v3, %r8, %r0
-# mem128[qd + 16] = x0
+# mem128[pc] = x0
+	.loc 1 1252
+	stvx %v1, 0, %r6
+# mem128[pc + 288] = x3
+	.loc 1 1253
+	li %r0, 288
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
 	.loc 1 1254
-	li %r0, 16
-	stvx %v0, %r4, %r0
-# mem128[qd + 160] = x3
+	vsubuwm %v2, %v0, %v2
+# x5 = mem128[qa + 192]
 	.loc 1 1255
-	li %r0, 160
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
+	li %r0, 192
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x0
 	.loc 1 1256
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
+	vsubuwm %v0, %v0, %v1
+# 4x x5 = x5 + x1
 	.loc 1 1257
-	li %r0, 16
-	lvx %v2, %r7, %r0
-# 8x x5 = x5 - x0
+	vadduwm %v0, %v0, %v2
+# mem128[pc + 96] = x5
 	.loc 1 1258
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
+	li %r0, 96
+	stvx %v0, %r6, %r0
+# x5 = mem128[qa + 288]
 	.loc 1 1259
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 64] = x5
+	li %r0, 288
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
 	.loc 1 1260
-	li %r0, 64
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 64]
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
 	.loc 1 1261
-	li %r0, 64
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
+	vsubuwm %v0, %v0, %v2
+# mem128[pc + 192] = x5
 	.loc 1 1262
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
+	li %r0, 192
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 16]
 	.loc 1 1263
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 112] = x5
+	li %r0, 16
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 112]
 	.loc 1 1264
 	li %r0, 112
-	stvx %v0, %r4, %r0
-# x0 = mem128[qa + 32]
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 400]
 	.loc 1 1265
-	li %r0, 32
-	lvx %v0, %r6, %r0
-# x1 = mem128[qa + 80]
-	.loc 1 1266
-	li %r0, 80
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 1267
-	li %r0, 32
+	li %r0, 400
 	lvx %v2, %r8, %r0
-# x3 = mem128[qc + 80]
-	.loc 1 1268
-	li %r0, 80
+# x3 = mem128[qa + 496]
+	.loc 1 1266
+	li %r0, 496
 	lvx %v3, %r8, %r0
-# mem128[qd + 32] = x0
+# mem128[pc + 16] = x0
+	.loc 1 1267
+	li %r0, 16
+	stvx %v0, %r6, %r0
+# mem128[pc + 304] = x3
+	.loc 1 1268
+	li %r0, 304
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
 	.loc 1 1269
-	li %r0, 32
-	stvx %v0, %r4, %r0
-# mem128[qd + 176] = x3
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 208]
 	.loc 1 1270
-	li %r0, 176
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
+	li %r0, 208
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
 	.loc 1 1271
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
 	.loc 1 1272
-	li %r0, 32
-	lvx %v2, %r7, %r0
-# 8x x5 = x5 - x0
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 112] = x5
 	.loc 1 1273
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
+	li %r0, 112
+	stvx %v2, %r6, %r0
+# x5 = mem128[qa + 304]
 	.loc 1 1274
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 80] = x5
+	li %r0, 304
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
 	.loc 1 1275
-	li %r0, 80
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 80]
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
 	.loc 1 1276
-	li %r0, 80
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 208] = x5
 	.loc 1 1277
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
+	li %r0, 208
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 32]
 	.loc 1 1278
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 128] = x5
+	li %r0, 32
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 128]
 	.loc 1 1279
 	li %r0, 128
-	stvx %v0, %r4, %r0
-# pa = pa + 288
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 416]
 	.loc 1 1280
-	addi %r6, %r6, 288
-# pb = pb + 192
+	li %r0, 416
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 512]
 	.loc 1 1281
-	addi %r4, %r4, 192
-# i0 = i0 - 1
+	li %r0, 512
+	lvx %v3, %r8, %r0
+# mem128[pc + 32] = x0
 	.loc 1 1282
-	addi %r5, %r5, -1
-# =? i0 - 0
+	li %r0, 32
+	stvx %v0, %r6, %r0
+# mem128[pc + 320] = x3
 	.loc 1 1283
-	cmplwi %cr0, %r5, 0
-# goto loop22 if !=
-	.loc 1 1284
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop22
-# pa = w + 4800
-	.loc 1 1285
-	addi %r5, %r9, 4800
-# pb = 86544
-	.loc 1 1286
-	lis %r4, 1
-	ori %r4, %r4, 21008
-# pb = w + pb
-	.loc 1 1287
-	add %r8, %r9, %r4
-# i0 = 54
-	.loc 1 1288
-	li %r4, 54
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop23:
-# qb = pa + 192
-	.loc 1 1291
-	addi %r6, %r5, 192
-# qc = pa + 384
-	.loc 1 1292
-	addi %r7, %r5, 384
-# x0 = mem128[qa]
-	.loc 1 1294
-	lvx %v0, 0, %r5
-# x1 = mem128[qa + 96]
-	.loc 1 1295
-	li %r0, 96
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc]
-	.loc 1 1296
-	lvx %v2, 0, %r7
-# x3 = mem128[qc + 96]
-	.loc 1 1297
-	li %r0, 96
-	lvx %v3, %r7, %r0
-# mem128[qd] = x0
-	.loc 1 1298
-	stvx %v0, 0, %r8
-# mem128[qd + 288] = x3
-	.loc 1 1299
-	li %r0, 288
-	stvx %v3, %r8, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1300
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
-	.loc 1 1301
-	lvx %v2, 0, %r6
-# 8x x5 = x5 - x0
-	.loc 1 1302
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1303
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 96] = x5
-	.loc 1 1304
-	li %r0, 96
-	stvx %v2, %r8, %r0
-# x5 = mem128[qb + 96]
-	.loc 1 1305
-	li %r0, 96
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1306
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1307
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 192] = x5
-	.loc 1 1308
-	li %r0, 192
-	stvx %v0, %r8, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 1309
-	li %r0, 16
-	lvx %v0, %r5, %r0
-# x1 = mem128[qa + 112]
-	.loc 1 1310
-	li %r0, 112
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 1311
-	li %r0, 16
-	lvx %v2, %r7, %r0
-# x3 = mem128[qc + 112]
-	.loc 1 1312
-	li %r0, 112
-	lvx %v3, %r7, %r0
-# mem128[qd + 16] = x0
-	.loc 1 1313
-	li %r0, 16
-	stvx %v0, %r8, %r0
-# mem128[qd + 304] = x3
-	.loc 1 1314
-	li %r0, 304
-	stvx %v3, %r8, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1315
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 1316
-	li %r0, 16
-	lvx %v2, %r6, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1317
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1318
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 112] = x5
-	.loc 1 1319
-	li %r0, 112
-	stvx %v2, %r8, %r0
-# x5 = mem128[qb + 112]
-	.loc 1 1320
-	li %r0, 112
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1321
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1322
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 208] = x5
-	.loc 1 1323
-	li %r0, 208
-	stvx %v0, %r8, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 1324
-	li %r0, 32
-	lvx %v0, %r5, %r0
-# x1 = mem128[qa + 128]
-	.loc 1 1325
-	li %r0, 128
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 1326
-	li %r0, 32
-	lvx %v2, %r7, %r0
-# x3 = mem128[qc + 128]
-	.loc 1 1327
-	li %r0, 128
-	lvx %v3, %r7, %r0
-# mem128[qd + 32] = x0
-	.loc 1 1328
-	li %r0, 32
-	stvx %v0, %r8, %r0
-# mem128[qd + 320] = x3
-	.loc 1 1329
 	li %r0, 320
-	stvx %v3, %r8, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1330
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
-	.loc 1 1331
-	li %r0, 32
-	lvx %v2, %r6, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1332
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1333
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 128] = x5
-	.loc 1 1334
-	li %r0, 128
-	stvx %v2, %r8, %r0
-# x5 = mem128[qb + 128]
-	.loc 1 1335
-	li %r0, 128
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1336
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1337
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 224] = x5
-	.loc 1 1338
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1284
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 224]
+	.loc 1 1285
 	li %r0, 224
-	stvx %v0, %r8, %r0
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1286
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1287
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 128] = x5
+	.loc 1 1288
+	li %r0, 128
+	stvx %v2, %r6, %r0
+# x5 = mem128[qa + 320]
+	.loc 1 1289
+	li %r0, 320
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1290
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1291
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 224] = x5
+	.loc 1 1292
+	li %r0, 224
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 48]
-	.loc 1 1339
+	.loc 1 1293
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 144]
-	.loc 1 1340
+	.loc 1 1294
 	li %r0, 144
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc + 48]
-	.loc 1 1341
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 432]
+	.loc 1 1295
+	li %r0, 432
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 528]
+	.loc 1 1296
+	li %r0, 528
+	lvx %v3, %r8, %r0
+# mem128[pc + 48] = x0
+	.loc 1 1297
 	li %r0, 48
-	lvx %v2, %r7, %r0
-# x3 = mem128[qc + 144]
-	.loc 1 1342
-	li %r0, 144
-	lvx %v3, %r7, %r0
-# mem128[qd + 48] = x0
-	.loc 1 1343
-	li %r0, 48
-	stvx %v0, %r8, %r0
-# mem128[qd + 336] = x3
-	.loc 1 1344
+	stvx %v0, %r6, %r0
+# mem128[pc + 336] = x3
+	.loc 1 1298
 	li %r0, 336
-	stvx %v3, %r8, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1345
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 48]
-	.loc 1 1346
-	li %r0, 48
-	lvx %v2, %r6, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1347
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1348
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 144] = x5
-	.loc 1 1349
-	li %r0, 144
-	stvx %v2, %r8, %r0
-# x5 = mem128[qb + 144]
-	.loc 1 1350
-	li %r0, 144
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1351
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1352
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 240] = x5
-	.loc 1 1353
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1299
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 240]
+	.loc 1 1300
 	li %r0, 240
-	stvx %v0, %r8, %r0
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1301
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1302
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 144] = x5
+	.loc 1 1303
+	li %r0, 144
+	stvx %v2, %r6, %r0
+# x5 = mem128[qa + 336]
+	.loc 1 1304
+	li %r0, 336
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1305
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1306
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 240] = x5
+	.loc 1 1307
+	li %r0, 240
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 64]
-	.loc 1 1354
+	.loc 1 1308
 	li %r0, 64
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 160]
-	.loc 1 1355
+	.loc 1 1309
 	li %r0, 160
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc + 64]
-	.loc 1 1356
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 448]
+	.loc 1 1310
+	li %r0, 448
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 544]
+	.loc 1 1311
+	li %r0, 544
+	lvx %v3, %r8, %r0
+# mem128[pc + 64] = x0
+	.loc 1 1312
 	li %r0, 64
-	lvx %v2, %r7, %r0
-# x3 = mem128[qc + 160]
-	.loc 1 1357
-	li %r0, 160
-	lvx %v3, %r7, %r0
-# mem128[qd + 64] = x0
-	.loc 1 1358
-	li %r0, 64
-	stvx %v0, %r8, %r0
-# mem128[qd + 352] = x3
-	.loc 1 1359
+	stvx %v0, %r6, %r0
+# mem128[pc + 352] = x3
+	.loc 1 1313
 	li %r0, 352
-	stvx %v3, %r8, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1360
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 64]
-	.loc 1 1361
-	li %r0, 64
-	lvx %v2, %r6, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1362
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1363
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 160] = x5
-	.loc 1 1364
-	li %r0, 160
-	stvx %v2, %r8, %r0
-# x5 = mem128[qb + 160]
-	.loc 1 1365
-	li %r0, 160
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1366
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1367
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 256] = x5
-	.loc 1 1368
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1314
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 256]
+	.loc 1 1315
 	li %r0, 256
-	stvx %v0, %r8, %r0
-# x0 = mem128[qa + 80]
-	.loc 1 1369
-	li %r0, 80
-	lvx %v0, %r5, %r0
-# x1 = mem128[qa + 176]
-	.loc 1 1370
-	li %r0, 176
-	lvx %v1, %r5, %r0
-# x2 = mem128[qc + 80]
-	.loc 1 1371
-	li %r0, 80
-	lvx %v2, %r7, %r0
-# x3 = mem128[qc + 176]
-	.loc 1 1372
-	li %r0, 176
-	lvx %v3, %r7, %r0
-# mem128[qd + 80] = x0
-	.loc 1 1373
-	li %r0, 80
-	stvx %v0, %r8, %r0
-# mem128[qd + 368] = x3
-	.loc 1 1374
-	li %r0, 368
-	stvx %v3, %r8, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1375
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 80]
-	.loc 1 1376
-	li %r0, 80
-	lvx %v2, %r6, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1377
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1378
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 176] = x5
-	.loc 1 1379
-	li %r0, 176
-	stvx %v2, %r8, %r0
-# x5 = mem128[qb + 176]
-	.loc 1 1380
-	li %r0, 176
-	lvx %v0, %r6, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1381
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1382
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 272] = x5
-	.loc 1 1383
-	li %r0, 272
-	stvx %v0, %r8, %r0
-# pa = pa + 576
-	.loc 1 1384
-	addi %r5, %r5, 576
-# pb = pb + 384
-	.loc 1 1385
-	addi %r8, %r8, 384
-# i0 = i0 - 1
-	.loc 1 1386
-	addi %r4, %r4, -1
-# =? i0 - 0
-	.loc 1 1387
-	cmplwi %cr0, %r4, 0
-# goto loop23 if !=
-	.loc 1 1388
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop23
-# pa = 86544
-	.loc 1 1389
-	lis %r4, 1
-	ori %r4, %r4, 21008
-# pa = w + pa
-	.loc 1 1390
-	add %r4, %r9, %r4
-# pb = w + 4800
-	.loc 1 1391
-	addi %r5, %r9, 4800
-# i0 = 18
-	.loc 1 1392
-	li %r6, 18
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop24:
-# qa = pa
-	.loc 1 1394
-	mr %r7, %r4
-# qb = pa + 384
-	.loc 1 1395
-	addi %r8, %r4, 384
-# qc = pa + 768
-	.loc 1 1396
-	addi %r10, %r4, 768
-# qd = pb
-	.loc 1 1397
-	mr %r11, %r5
-# i1 = 3
-	.loc 1 1398
-	li %r12, 3
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop25:
-# x0 = mem128[qa]
-	.loc 1 1400
-	lvx %v0, 0, %r7
-# x1 = mem128[qa + 192]
-	.loc 1 1401
-	li %r0, 192
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc]
-	.loc 1 1402
-	lvx %v2, 0, %r10
-# x3 = mem128[qc + 192]
-	.loc 1 1403
-	li %r0, 192
-	lvx %v3, %r10, %r0
-# mem128[qd] = x0
-	.loc 1 1404
-	stvx %v0, 0, %r11
-# mem128[qd + 576] = x3
-	.loc 1 1405
-	li %r0, 576
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1406
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
-	.loc 1 1407
-	lvx %v2, 0, %r8
-# 8x x5 = x5 - x0
-	.loc 1 1408
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1409
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 192] = x5
-	.loc 1 1410
-	li %r0, 192
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 192]
-	.loc 1 1411
-	li %r0, 192
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1412
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1413
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 384] = x5
-	.loc 1 1414
-	li %r0, 384
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 1415
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 208]
-	.loc 1 1416
-	li %r0, 208
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 1417
-	li %r0, 16
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 208]
-	.loc 1 1418
-	li %r0, 208
-	lvx %v3, %r10, %r0
-# mem128[qd + 16] = x0
-	.loc 1 1419
-	li %r0, 16
-	stvx %v0, %r11, %r0
-# mem128[qd + 592] = x3
-	.loc 1 1420
-	li %r0, 592
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1421
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 1422
-	li %r0, 16
 	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1423
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1424
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 208] = x5
-	.loc 1 1425
-	li %r0, 208
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 208]
-	.loc 1 1426
-	li %r0, 208
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1427
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1428
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 400] = x5
-	.loc 1 1429
-	li %r0, 400
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 1430
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 224]
-	.loc 1 1431
-	li %r0, 224
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 1432
-	li %r0, 32
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 224]
-	.loc 1 1433
-	li %r0, 224
-	lvx %v3, %r10, %r0
-# mem128[qd + 32] = x0
-	.loc 1 1434
-	li %r0, 32
-	stvx %v0, %r11, %r0
-# mem128[qd + 608] = x3
-	.loc 1 1435
-	li %r0, 608
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1436
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
-	.loc 1 1437
-	li %r0, 32
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1438
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1439
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 224] = x5
-	.loc 1 1440
-	li %r0, 224
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 224]
-	.loc 1 1441
-	li %r0, 224
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1442
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1443
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 416] = x5
-	.loc 1 1444
-	li %r0, 416
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 1445
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 240]
-	.loc 1 1446
-	li %r0, 240
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 48]
-	.loc 1 1447
-	li %r0, 48
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 240]
-	.loc 1 1448
-	li %r0, 240
-	lvx %v3, %r10, %r0
-# mem128[qd + 48] = x0
-	.loc 1 1449
-	li %r0, 48
-	stvx %v0, %r11, %r0
-# mem128[qd + 624] = x3
-	.loc 1 1450
-	li %r0, 624
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1451
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 48]
-	.loc 1 1452
-	li %r0, 48
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1453
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1454
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 240] = x5
-	.loc 1 1455
-	li %r0, 240
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 240]
-	.loc 1 1456
-	li %r0, 240
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1457
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1458
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 432] = x5
-	.loc 1 1459
-	li %r0, 432
-	stvx %v0, %r11, %r0
-# qa = qa + 64
-	.loc 1 1460
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 1461
-	addi %r8, %r8, 64
-# qc = qc + 64
-	.loc 1 1462
-	addi %r10, %r10, 64
-# qd = qd + 64
-	.loc 1 1463
-	addi %r11, %r11, 64
-# i1 = i1 - 1
-	.loc 1 1464
-	addi %r12, %r12, -1
-# =? i1 - 0
-	.loc 1 1465
-	cmplwi %cr0, %r12, 0
-# goto loop25 if !=
-	.loc 1 1466
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop25
-# pa = pa + 1152
-	.loc 1 1467
-	addi %r4, %r4, 1152
-# pb = pb + 768
-	.loc 1 1468
-	addi %r5, %r5, 768
-# i0 = i0 - 1
-	.loc 1 1469
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 1470
-	cmplwi %cr0, %r6, 0
-# goto loop24 if !=
-	.loc 1 1471
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop24
-# pa = w + 4800
-	.loc 1 1472
-	addi %r4, %r9, 4800
-# pb = 86544
-	.loc 1 1473
-	lis %r5, 1
-	ori %r5, %r5, 21008
-# pb = w + pb
-	.loc 1 1474
-	add %r5, %r9, %r5
-# i0 = 6
-	.loc 1 1475
-	li %r6, 6
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop26:
-# qa = pa
-	.loc 1 1477
-	mr %r7, %r4
-# qb = pa + 768
-	.loc 1 1478
-	addi %r8, %r4, 768
-# qc = pa + 1536
-	.loc 1 1479
-	addi %r10, %r4, 1536
-# qd = pb
-	.loc 1 1480
-	mr %r11, %r5
-# i1 = 6
-	.loc 1 1481
-	li %r12, 6
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop27:
-# x0 = mem128[qa]
-	.loc 1 1483
-	lvx %v0, 0, %r7
-# x1 = mem128[qa + 384]
-	.loc 1 1484
-	li %r0, 384
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc]
-	.loc 1 1485
-	lvx %v2, 0, %r10
-# x3 = mem128[qc + 384]
-	.loc 1 1486
-	li %r0, 384
-	lvx %v3, %r10, %r0
-# mem128[qd] = x0
-	.loc 1 1487
-	stvx %v0, 0, %r11
-# mem128[qd + 1152] = x3
-	.loc 1 1488
-	li %r0, 1152
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1489
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
-	.loc 1 1490
-	lvx %v2, 0, %r8
-# 8x x5 = x5 - x0
-	.loc 1 1491
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1492
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 384] = x5
-	.loc 1 1493
-	li %r0, 384
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 384]
-	.loc 1 1494
-	li %r0, 384
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1495
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1496
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 768] = x5
-	.loc 1 1497
-	li %r0, 768
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 1498
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 400]
-	.loc 1 1499
-	li %r0, 400
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 1500
-	li %r0, 16
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 400]
-	.loc 1 1501
-	li %r0, 400
-	lvx %v3, %r10, %r0
-# mem128[qd + 16] = x0
-	.loc 1 1502
-	li %r0, 16
-	stvx %v0, %r11, %r0
-# mem128[qd + 1168] = x3
-	.loc 1 1503
-	li %r0, 1168
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1504
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 1505
-	li %r0, 16
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1506
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1507
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 400] = x5
-	.loc 1 1508
-	li %r0, 400
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 400]
-	.loc 1 1509
-	li %r0, 400
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1510
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1511
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 784] = x5
-	.loc 1 1512
-	li %r0, 784
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 1513
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 416]
-	.loc 1 1514
-	li %r0, 416
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 1515
-	li %r0, 32
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 416]
-	.loc 1 1516
-	li %r0, 416
-	lvx %v3, %r10, %r0
-# mem128[qd + 32] = x0
-	.loc 1 1517
-	li %r0, 32
-	stvx %v0, %r11, %r0
-# mem128[qd + 1184] = x3
-	.loc 1 1518
-	li %r0, 1184
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1519
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
-	.loc 1 1520
-	li %r0, 32
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1521
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1522
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 416] = x5
-	.loc 1 1523
-	li %r0, 416
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 416]
-	.loc 1 1524
-	li %r0, 416
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1525
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1526
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 800] = x5
-	.loc 1 1527
-	li %r0, 800
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 1528
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 432]
-	.loc 1 1529
-	li %r0, 432
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 48]
-	.loc 1 1530
-	li %r0, 48
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 432]
-	.loc 1 1531
-	li %r0, 432
-	lvx %v3, %r10, %r0
-# mem128[qd + 48] = x0
-	.loc 1 1532
-	li %r0, 48
-	stvx %v0, %r11, %r0
-# mem128[qd + 1200] = x3
-	.loc 1 1533
-	li %r0, 1200
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1534
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 48]
-	.loc 1 1535
-	li %r0, 48
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1536
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1537
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 432] = x5
-	.loc 1 1538
-	li %r0, 432
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 432]
-	.loc 1 1539
-	li %r0, 432
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1540
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1541
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 816] = x5
-	.loc 1 1542
-	li %r0, 816
-	stvx %v0, %r11, %r0
-# qa = qa + 64
-	.loc 1 1543
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 1544
-	addi %r8, %r8, 64
-# qc = qc + 64
-	.loc 1 1545
-	addi %r10, %r10, 64
-# qd = qd + 64
-	.loc 1 1546
-	addi %r11, %r11, 64
-# i1 = i1 - 1
-	.loc 1 1547
-	addi %r12, %r12, -1
-# =? i1 - 0
-	.loc 1 1548
-	cmplwi %cr0, %r12, 0
-# goto loop27 if !=
-	.loc 1 1549
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop27
-# pa = pa + 2304
-	.loc 1 1550
-	addi %r4, %r4, 2304
-# pb = pb + 1536
-	.loc 1 1551
-	addi %r5, %r5, 1536
-# i0 = i0 - 1
-	.loc 1 1552
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 1553
-	cmplwi %cr0, %r6, 0
-# goto loop26 if !=
-	.loc 1 1554
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop26
-# pa = 86544
-	.loc 1 1555
-	lis %r4, 1
-	ori %r4, %r4, 21008
-# pa = w + pa
-	.loc 1 1556
-	add %r4, %r9, %r4
-# pb = w + 4800
-	.loc 1 1557
-	addi %r5, %r9, 4800
-# i0 = 2
-	.loc 1 1558
-	li %r6, 2
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop28:
-# qa = pa
-	.loc 1 1560
-	mr %r7, %r4
-# qb = pa + 1536
-	.loc 1 1561
-	addi %r8, %r4, 1536
-# qc = pa + 3072
-	.loc 1 1562
-	addi %r10, %r4, 3072
-# qd = pb
-	.loc 1 1563
-	mr %r11, %r5
-# i1 = 12
-	.loc 1 1564
-	li %r12, 12
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop29:
-# x0 = mem128[qa]
-	.loc 1 1566
-	lvx %v0, 0, %r7
-# x1 = mem128[qa + 768]
-	.loc 1 1567
-	li %r0, 768
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc]
-	.loc 1 1568
-	lvx %v2, 0, %r10
-# x3 = mem128[qc + 768]
-	.loc 1 1569
-	li %r0, 768
-	lvx %v3, %r10, %r0
-# mem128[qd] = x0
-	.loc 1 1570
-	stvx %v0, 0, %r11
-# mem128[qd + 2304] = x3
-	.loc 1 1571
-	li %r0, 2304
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1572
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
-	.loc 1 1573
-	lvx %v2, 0, %r8
-# 8x x5 = x5 - x0
-	.loc 1 1574
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1575
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 768] = x5
-	.loc 1 1576
-	li %r0, 768
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 768]
-	.loc 1 1577
-	li %r0, 768
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1578
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1579
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1536] = x5
-	.loc 1 1580
-	li %r0, 1536
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 1581
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 784]
-	.loc 1 1582
-	li %r0, 784
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 1583
-	li %r0, 16
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 784]
-	.loc 1 1584
-	li %r0, 784
-	lvx %v3, %r10, %r0
-# mem128[qd + 16] = x0
-	.loc 1 1585
-	li %r0, 16
-	stvx %v0, %r11, %r0
-# mem128[qd + 2320] = x3
-	.loc 1 1586
-	li %r0, 2320
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1587
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 1588
-	li %r0, 16
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1589
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1590
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 784] = x5
-	.loc 1 1591
-	li %r0, 784
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 784]
-	.loc 1 1592
-	li %r0, 784
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1593
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1594
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1552] = x5
-	.loc 1 1595
-	li %r0, 1552
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 1596
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 800]
-	.loc 1 1597
-	li %r0, 800
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 1598
-	li %r0, 32
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 800]
-	.loc 1 1599
-	li %r0, 800
-	lvx %v3, %r10, %r0
-# mem128[qd + 32] = x0
-	.loc 1 1600
-	li %r0, 32
-	stvx %v0, %r11, %r0
-# mem128[qd + 2336] = x3
-	.loc 1 1601
-	li %r0, 2336
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1602
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
-	.loc 1 1603
-	li %r0, 32
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1604
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1605
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 800] = x5
-	.loc 1 1606
-	li %r0, 800
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 800]
-	.loc 1 1607
-	li %r0, 800
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1608
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1609
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1568] = x5
-	.loc 1 1610
-	li %r0, 1568
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 1611
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 816]
-	.loc 1 1612
-	li %r0, 816
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 48]
-	.loc 1 1613
-	li %r0, 48
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 816]
-	.loc 1 1614
-	li %r0, 816
-	lvx %v3, %r10, %r0
-# mem128[qd + 48] = x0
-	.loc 1 1615
-	li %r0, 48
-	stvx %v0, %r11, %r0
-# mem128[qd + 2352] = x3
-	.loc 1 1616
-	li %r0, 2352
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 1617
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 48]
-	.loc 1 1618
-	li %r0, 48
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 1619
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 1620
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 816] = x5
-	.loc 1 1621
-	li %r0, 816
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 816]
-	.loc 1 1622
-	li %r0, 816
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 1623
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 1624
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1584] = x5
-	.loc 1 1625
-	li %r0, 1584
-	stvx %v0, %r11, %r0
-# qa = qa + 64
-	.loc 1 1626
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 1627
-	addi %r8, %r8, 64
-# qc = qc + 64
-	.loc 1 1628
-	addi %r10, %r10, 64
-# qd = qd + 64
-	.loc 1 1629
-	addi %r11, %r11, 64
-# i1 = i1 - 1
-	.loc 1 1630
-	addi %r12, %r12, -1
-# =? i1 - 0
-	.loc 1 1631
-	cmplwi %cr0, %r12, 0
-# goto loop29 if !=
-	.loc 1 1632
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop29
-# pa = pa + 4608
-	.loc 1 1633
-	addi %r4, %r4, 4608
-# pb = pb + 3072
-	.loc 1 1634
-	addi %r5, %r5, 3072
-# i0 = i0 - 1
-	.loc 1 1635
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 1636
-	cmplwi %cr0, %r6, 0
-# goto loop28 if !=
-	.loc 1 1637
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop28
-# x4 = mem128[w + 128]
-	.loc 1 1638
-	li %r0, 128
-	lvx %v6, %r9, %r0
-# x5 = mem128[w + 160]
-	.loc 1 1639
+# 4x x5 = x5 - x0
+	.loc 1 1316
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1317
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 160] = x5
+	.loc 1 1318
 	li %r0, 160
-	lvx %v7, %r9, %r0
-# x6 = mem128[w + 64]
-	.loc 1 1640
-	li %r0, 64
-	lvx %v1, %r9, %r0
-# x7 = mem128[w + 80]
-	.loc 1 1641
+	stvx %v2, %r6, %r0
+# x5 = mem128[qa + 352]
+	.loc 1 1319
+	li %r0, 352
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1320
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1321
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 256] = x5
+	.loc 1 1322
+	li %r0, 256
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 80]
+	.loc 1 1323
 	li %r0, 80
-	lvx %v2, %r9, %r0
-# pa = w + 4800
-	.loc 1 1642
-	addi %r4, %r9, 4800
-# pb = w + 7872
-	.loc 1 1643
-	addi %r5, %r9, 7872
-# pc = 135504
-	.loc 1 1644
-	lis %r6, 2
-	ori %r6, %r6, 4432
-# pc = w + pc
-	.loc 1 1645
-	add %r6, %r9, %r6
-# i1 = 48
-	.loc 1 1646
-	li %r7, 48
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop30:
-# x1 = mem128[pb]
-	.loc 1 1648
-	lvx %v3, 0, %r5
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 1649
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v7, %v0
-# 8x x1 = x1 * x4
-	.loc 1 1650
-	vspltish %v0, 0
-	vmladduhm %v5, %v3, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1651
-	vspltish %v0, 0
-	vmladduhm %v3, %v4, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1652
-	vsubuhm %v5, %v5, %v3
-# x3 = mem128[pa]
-	.loc 1 1653
-	lvx %v0, 0, %r4
-# 8x x1 = x1 + x3
-	.loc 1 1654
-	vadduhm %v5, %v5, %v0
-# 8x x2 = mulhis15(x1, x6)
-	.loc 1 1655
-	vspltish %v0, 0
-	vmhaddshs %v3, %v5, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1656
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 1657
-	vadduhm %v3, %v3, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 1658
-	vspltish %v0, 10
-	vsrah %v3, %v3, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1659
-	vspltish %v0, 0
-	vmladduhm %v4, %v3, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1660
-	vsubuhm %v5, %v5, %v4
-# mem128[pc] = x1
-	.loc 1 1661
-	stvx %v5, 0, %r6
-# x1 = mem128[pb + 16]
-	.loc 1 1662
-	li %r0, 16
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 176]
+	.loc 1 1324
+	li %r0, 176
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 464]
+	.loc 1 1325
+	li %r0, 464
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 560]
+	.loc 1 1326
+	li %r0, 560
+	lvx %v3, %r8, %r0
+# mem128[pc + 80] = x0
+	.loc 1 1327
+	li %r0, 80
+	stvx %v0, %r6, %r0
+# mem128[pc + 368] = x3
+	.loc 1 1328
+	li %r0, 368
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1329
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 272]
+	.loc 1 1330
+	li %r0, 272
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1331
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1332
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 176] = x5
+	.loc 1 1333
+	li %r0, 176
+	stvx %v2, %r6, %r0
+# x5 = mem128[qa + 368]
+	.loc 1 1334
+	li %r0, 368
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1335
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1336
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 272] = x5
+	.loc 1 1337
+	li %r0, 272
+	stvx %v0, %r6, %r0
+# pa = pa + 288
+	.loc 1 1338
+	addi %r4, %r4, 288
+# pb = pb + 144
+	.loc 1 1339
+	addi %r5, %r5, 144
+# pc = pc + 384
+	.loc 1 1340
+	addi %r6, %r6, 384
+# i0 = i0 - 1
+	.loc 1 1341
+	addi %r7, %r7, -1
+# =? i0 - 0
+	.loc 1 1342
+	cmplwi %cr0, %r7, 0
+# goto loop19 if !=
+	.loc 1 1343
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop19
+# pa = 86592
+	.loc 1 1344
+	lis %r3, 1
+	ori %r3, %r3, 21056
+# pa = w + pa
+	.loc 1 1345
+	mr %r7, %r10
+	add %r6, %r7, %r3
+# pb = w + 4848
+	.loc 1 1346
+	addi %r4, %r7, 4848
+# i0 = 27
+	.loc 1 1347
+	li %r5, 27
+	mr %r3, %r9
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop20:
+# qa = pa
+	.loc 1 1349
+	mr %r12, %r5
+	mr %r9, %r7
+	mr %r8, %r3
+# qb = pa + 384
+	.loc 1 1350
+	addi %r3, %r6, 384
+# qc = pa + 768
+	.loc 1 1351
+	addi %r5, %r6, 768
+# qd = pb
+	.loc 1 1352
+	mr %r10, %r6
+# i1 = 3
+	.loc 1 1353
+	mr %r11, %r4
+	li %r7, 3
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop21:
+# x0 = mem128[qa]
+	.loc 1 1355
+	lvx %v0, 0, %r6
+# x1 = mem128[qa + 192]
+	.loc 1 1356
+	li %r0, 192
+	lvx %v1, %r6, %r0
+# x2 = mem128[qc]
+	.loc 1 1357
+	lvx %v2, 0, %r5
+# x3 = mem128[qc + 192]
+	.loc 1 1358
+	li %r0, 192
 	lvx %v3, %r5, %r0
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 1663
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v7, %v0
-# 8x x1 = x1 * x4
-	.loc 1 1664
-	vspltish %v0, 0
-	vmladduhm %v5, %v3, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1665
-	vspltish %v0, 0
-	vmladduhm %v3, %v4, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1666
-	vsubuhm %v5, %v5, %v3
-# x3 = mem128[pa + 16]
-	.loc 1 1667
+# mem128[qd] = x0
+	.loc 1 1359
+	stvx %v0, 0, %r4
+# mem128[qd + 576] = x3
+	.loc 1 1360
+	li %r0, 576
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1361
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb]
+	.loc 1 1362
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1363
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1364
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 192] = x5
+	.loc 1 1365
+	li %r0, 192
+	stvx %v2, %r4, %r0
+# x5 = mem128[qb + 192]
+	.loc 1 1366
+	li %r0, 192
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1367
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1368
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 384] = x5
+	.loc 1 1369
+	li %r0, 384
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 1370
 	li %r0, 16
-	lvx %v0, %r4, %r0
-# 8x x1 = x1 + x3
-	.loc 1 1668
-	vadduhm %v5, %v5, %v0
-# 8x x2 = mulhis15(x1, x6)
-	.loc 1 1669
-	vspltish %v0, 0
-	vmhaddshs %v3, %v5, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1670
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 1671
-	vadduhm %v3, %v3, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 1672
-	vspltish %v0, 10
-	vsrah %v3, %v3, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1673
-	vspltish %v0, 0
-	vmladduhm %v4, %v3, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1674
-	vsubuhm %v5, %v5, %v4
-# mem128[pc + 16] = x1
-	.loc 1 1675
+	lvx %v0, %r6, %r0
+# x1 = mem128[qa + 208]
+	.loc 1 1371
+	li %r0, 208
+	lvx %v1, %r6, %r0
+# x2 = mem128[qc + 16]
+	.loc 1 1372
 	li %r0, 16
-	stvx %v5, %r6, %r0
-# x1 = mem128[pb + 32]
-	.loc 1 1676
-	li %r0, 32
+	lvx %v2, %r5, %r0
+# x3 = mem128[qc + 208]
+	.loc 1 1373
+	li %r0, 208
 	lvx %v3, %r5, %r0
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 1677
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v7, %v0
-# 8x x1 = x1 * x4
-	.loc 1 1678
-	vspltish %v0, 0
-	vmladduhm %v5, %v3, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1679
-	vspltish %v0, 0
-	vmladduhm %v3, %v4, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1680
-	vsubuhm %v5, %v5, %v3
-# x3 = mem128[pa + 32]
-	.loc 1 1681
+# mem128[qd + 16] = x0
+	.loc 1 1374
+	li %r0, 16
+	stvx %v0, %r4, %r0
+# mem128[qd + 592] = x3
+	.loc 1 1375
+	li %r0, 592
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1376
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 16]
+	.loc 1 1377
+	li %r0, 16
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1378
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1379
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 208] = x5
+	.loc 1 1380
+	li %r0, 208
+	stvx %v2, %r4, %r0
+# x5 = mem128[qb + 208]
+	.loc 1 1381
+	li %r0, 208
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1382
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1383
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 400] = x5
+	.loc 1 1384
+	li %r0, 400
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1385
 	li %r0, 32
-	lvx %v0, %r4, %r0
-# 8x x1 = x1 + x3
-	.loc 1 1682
-	vadduhm %v5, %v5, %v0
-# 8x x2 = mulhis15(x1, x6)
-	.loc 1 1683
-	vspltish %v0, 0
-	vmhaddshs %v3, %v5, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1684
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 1685
-	vadduhm %v3, %v3, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 1686
-	vspltish %v0, 10
-	vsrah %v3, %v3, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1687
-	vspltish %v0, 0
-	vmladduhm %v4, %v3, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1688
-	vsubuhm %v5, %v5, %v4
-# mem128[pc + 32] = x1
-	.loc 1 1689
+	lvx %v0, %r6, %r0
+# x1 = mem128[qa + 224]
+	.loc 1 1386
+	li %r0, 224
+	lvx %v1, %r6, %r0
+# x2 = mem128[qc + 32]
+	.loc 1 1387
 	li %r0, 32
-	stvx %v5, %r6, %r0
-# x1 = mem128[pb + 48]
-	.loc 1 1690
-	li %r0, 48
+	lvx %v2, %r5, %r0
+# x3 = mem128[qc + 224]
+	.loc 1 1388
+	li %r0, 224
 	lvx %v3, %r5, %r0
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 1691
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v7, %v0
-# 8x x1 = x1 * x4
-	.loc 1 1692
-	vspltish %v0, 0
-	vmladduhm %v5, %v3, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1693
-	vspltish %v0, 0
-	vmladduhm %v3, %v4, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1694
-	vsubuhm %v5, %v5, %v3
-# x3 = mem128[pa + 48]
-	.loc 1 1695
+# mem128[qd + 32] = x0
+	.loc 1 1389
+	li %r0, 32
+	stvx %v0, %r4, %r0
+# mem128[qd + 608] = x3
+	.loc 1 1390
+	li %r0, 608
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1391
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 32]
+	.loc 1 1392
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1393
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1394
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 224] = x5
+	.loc 1 1395
+	li %r0, 224
+	stvx %v2, %r4, %r0
+# x5 = mem128[qb + 224]
+	.loc 1 1396
+	li %r0, 224
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1397
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1398
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 416] = x5
+	.loc 1 1399
+	li %r0, 416
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1400
 	li %r0, 48
-	lvx %v0, %r4, %r0
-# 8x x1 = x1 + x3
-	.loc 1 1696
-	vadduhm %v5, %v5, %v0
-# 8x x2 = mulhis15(x1, x6)
-	.loc 1 1697
-	vspltish %v0, 0
-	vmhaddshs %v3, %v5, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1698
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 1699
-	vadduhm %v3, %v3, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 1700
-	vspltish %v0, 10
-	vsrah %v3, %v3, %v0
-# 8x x2 = x2 * x7
-	.loc 1 1701
-	vspltish %v0, 0
-	vmladduhm %v4, %v3, %v2, %v0
-# 8x x1 = x1 - x2
-	.loc 1 1702
-	vsubuhm %v5, %v5, %v4
-# mem128[pc + 48] = x1
-	.loc 1 1703
+	lvx %v0, %r6, %r0
+# x1 = mem128[qa + 240]
+	.loc 1 1401
+	li %r0, 240
+	lvx %v1, %r6, %r0
+# x2 = mem128[qc + 48]
+	.loc 1 1402
 	li %r0, 48
-	stvx %v5, %r6, %r0
-# pa = pa + 64
-	.loc 1 1704
-	addi %r4, %r4, 64
-# pb = pb + 64
-	.loc 1 1705
-	addi %r5, %r5, 64
-# pc = pc + 64
-	.loc 1 1706
+	lvx %v2, %r5, %r0
+# x3 = mem128[qc + 240]
+	.loc 1 1403
+	li %r0, 240
+	lvx %v3, %r5, %r0
+# mem128[qd + 48] = x0
+	.loc 1 1404
+	li %r0, 48
+	stvx %v0, %r4, %r0
+# mem128[qd + 624] = x3
+	.loc 1 1405
+	li %r0, 624
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1406
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 48]
+	.loc 1 1407
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1408
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1409
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 240] = x5
+	.loc 1 1410
+	li %r0, 240
+	stvx %v2, %r4, %r0
+# x5 = mem128[qb + 240]
+	.loc 1 1411
+	li %r0, 240
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1412
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1413
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 432] = x5
+	.loc 1 1414
+	li %r0, 432
+	stvx %v0, %r4, %r0
+# qa = qa + 64
+	.loc 1 1415
 	addi %r6, %r6, 64
+# qb = qb + 64
+	.loc 1 1416
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 1417
+	addi %r5, %r5, 64
+# qd = qd + 64
+	.loc 1 1418
+	addi %r4, %r4, 64
 # i1 = i1 - 1
-	.loc 1 1707
+	.loc 1 1419
 	addi %r7, %r7, -1
 # =? i1 - 0
-	.loc 1 1708
+	.loc 1 1420
 	cmplwi %cr0, %r7, 0
-# goto loop30 if !=
-	.loc 1 1709
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop30
-# pa = 138576
-	.loc 1 1710
-	lis %r4, 2
-	ori %r4, %r4, 7504
-# pa = w + pa
-	.loc 1 1711
-	add %r4, %r9, %r4
-# z0 = 0
-	.loc 1 1712
-	vxor %v0, %v0, %v0
-# mem128[pa] = z0
-	.loc 1 1713
-	stvx %v0, 0, %r4
-# mem128[pa + 16] = z0
-	.loc 1 1714
-	li %r0, 16
-	stvx %v0, %r4, %r0
-# pa = 135504
-	.loc 1 1715
-	lis %r4, 2
-	ori %r4, %r4, 4432
-# pa = w + pa
-	.loc 1 1716
-	add %r4, %r9, %r4
-# pb = 137024
-	.loc 1 1717
-	lis %r5, 2
-	ori %r5, %r5, 5952
+# goto loop21 if !=
+	.loc 1 1421
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop21
+# pa = pa + 1152
+	.loc 1 1422
+	mr %r6, %r10
+	addi %r6, %r6, 1152
+# pb = pb + 768
+	.loc 1 1423
+	mr %r4, %r11
+	addi %r4, %r4, 768
+# i0 = i0 - 1
+	.loc 1 1424
+	mr %r5, %r12
+	addi %r5, %r5, -1
+# =? i0 - 0
+	.loc 1 1425
+	cmplwi %cr0, %r5, 0
+# goto loop20 if !=
+	.loc 1 1426
+	mr %r3, %r8
+	mr %r7, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop20
+# pa = w + 4848
+	.loc 1 1427
+	addi %r5, %r7, 4848
+# pb = 86592
+	.loc 1 1428
+	lis %r4, 1
+	ori %r4, %r4, 21056
 # pb = w + pb
-	.loc 1 1718
-	add %r5, %r9, %r5
-# pc = 137024
-	.loc 1 1719
-	lis %r6, 2
-	ori %r6, %r6, 5952
-# pc = w + pc
-	.loc 1 1720
-	add %r6, %r9, %r6
-# qd = 138608
-	.loc 1 1721
-	lis %r7, 2
-	ori %r7, %r7, 7536
-# qd = w + qd
-	.loc 1 1722
-	add %r7, %r9, %r7
-# x0 = mem128[pa]
-	.loc 1 1723
-	lvx %v0, 0, %r4
-# x1 = mem128[pb]
-	.loc 1 1724
-	lvx %v3, 0, %r5
-# x3 = mem128[pb + 16]
-	.loc 1 1725
-	li %r0, 16
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 1726
-	vsldoi %v3, %v3, %v4, 2
-# x2 = mem128[pc]
-	.loc 1 1727
-	lvx %v4, 0, %r6
-# x3 = mem128[w + 176]
-	.loc 1 1728
-	li %r0, 176
-	lvx %v5, %r9, %r0
-# x2 = x2 & x3
-	.loc 1 1729
-	vand %v4, %v4, %v5
-# 8x x0 = x0 + x1
-	.loc 1 1730
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
-	.loc 1 1731
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 1732
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1733
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 1734
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 1735
-	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
-	.loc 1 1736
-	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
-# 8x x0 = x0 - x1
-	.loc 1 1737
-	vsubuhm %v3, %v3, %v5
+	.loc 1 1429
+	add %r6, %r7, %r4
+# i0 = 9
+	.loc 1 1430
+	li %r4, 9
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop22:
+# qa = pa
+	.loc 1 1432
+	mr %r12, %r4
+	mr %r9, %r7
+	mr %r8, %r3
+# qb = pa + 768
+	.loc 1 1433
+	addi %r3, %r5, 768
+# qc = pa + 1536
+	.loc 1 1434
+	addi %r4, %r5, 1536
+# qd = pb
+	.loc 1 1435
+	mr %r10, %r5
+# i1 = 6
+	.loc 1 1436
+	mr %r11, %r6
+	li %r7, 6
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop23:
+# x0 = mem128[qa]
+	.loc 1 1438
+	lvx %v0, 0, %r5
+# x1 = mem128[qa + 384]
+	.loc 1 1439
+	li %r0, 384
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc]
+	.loc 1 1440
+	lvx %v2, 0, %r4
+# x3 = mem128[qc + 384]
+	.loc 1 1441
+	li %r0, 384
+	lvx %v3, %r4, %r0
 # mem128[qd] = x0
-	.loc 1 1738
-	stvx %v3, 0, %r7
-# pa = pa + 16
-	.loc 1 1739
-	addi %r4, %r4, 16
-# pb = pb + 16
-	.loc 1 1740
-	addi %r5, %r5, 16
-# pc = pc + 16
-	.loc 1 1741
-	addi %r6, %r6, 16
-# qd = qd + 16
-	.loc 1 1742
-	addi %r7, %r7, 16
-# i1 = 23
-	.loc 1 1743
-	li %r8, 23
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop31:
-# x0 = mem128[pa]
-	.loc 1 1745
-	lvx %v0, 0, %r4
-# x1 = mem128[pb]
-	.loc 1 1746
-	lvx %v3, 0, %r5
-# x3 = mem128[pb + 16]
-	.loc 1 1747
+	.loc 1 1442
+	stvx %v0, 0, %r6
+# mem128[qd + 1152] = x3
+	.loc 1 1443
+	li %r0, 1152
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1444
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb]
+	.loc 1 1445
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1446
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1447
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 384] = x5
+	.loc 1 1448
+	li %r0, 384
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 384]
+	.loc 1 1449
+	li %r0, 384
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1450
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1451
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 768] = x5
+	.loc 1 1452
+	li %r0, 768
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 1453
 	li %r0, 16
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 1748
-	vsldoi %v3, %v3, %v4, 2
-# x2 = mem128[pc]
-	.loc 1 1749
-	lvx %v4, 0, %r6
-# 8x x0 = x0 + x1
-	.loc 1 1750
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
-	.loc 1 1751
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 1752
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1753
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 1754
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 1755
-	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
-	.loc 1 1756
-	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
-# 8x x0 = x0 - x1
-	.loc 1 1757
-	vsubuhm %v3, %v3, %v5
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 400]
+	.loc 1 1454
+	li %r0, 400
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 16]
+	.loc 1 1455
+	li %r0, 16
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 400]
+	.loc 1 1456
+	li %r0, 400
+	lvx %v3, %r4, %r0
+# mem128[qd + 16] = x0
+	.loc 1 1457
+	li %r0, 16
+	stvx %v0, %r6, %r0
+# mem128[qd + 1168] = x3
+	.loc 1 1458
+	li %r0, 1168
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1459
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 16]
+	.loc 1 1460
+	li %r0, 16
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1461
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1462
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 400] = x5
+	.loc 1 1463
+	li %r0, 400
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 400]
+	.loc 1 1464
+	li %r0, 400
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1465
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1466
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 784] = x5
+	.loc 1 1467
+	li %r0, 784
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1468
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 416]
+	.loc 1 1469
+	li %r0, 416
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 32]
+	.loc 1 1470
+	li %r0, 32
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 416]
+	.loc 1 1471
+	li %r0, 416
+	lvx %v3, %r4, %r0
+# mem128[qd + 32] = x0
+	.loc 1 1472
+	li %r0, 32
+	stvx %v0, %r6, %r0
+# mem128[qd + 1184] = x3
+	.loc 1 1473
+	li %r0, 1184
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1474
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 32]
+	.loc 1 1475
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1476
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1477
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 416] = x5
+	.loc 1 1478
+	li %r0, 416
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 416]
+	.loc 1 1479
+	li %r0, 416
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1480
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1481
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 800] = x5
+	.loc 1 1482
+	li %r0, 800
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1483
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 432]
+	.loc 1 1484
+	li %r0, 432
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 48]
+	.loc 1 1485
+	li %r0, 48
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 432]
+	.loc 1 1486
+	li %r0, 432
+	lvx %v3, %r4, %r0
+# mem128[qd + 48] = x0
+	.loc 1 1487
+	li %r0, 48
+	stvx %v0, %r6, %r0
+# mem128[qd + 1200] = x3
+	.loc 1 1488
+	li %r0, 1200
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1489
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 48]
+	.loc 1 1490
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1491
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1492
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 432] = x5
+	.loc 1 1493
+	li %r0, 432
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 432]
+	.loc 1 1494
+	li %r0, 432
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1495
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1496
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 816] = x5
+	.loc 1 1497
+	li %r0, 816
+	stvx %v0, %r6, %r0
+# qa = qa + 64
+	.loc 1 1498
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 1499
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 1500
+	addi %r4, %r4, 64
+# qd = qd + 64
+	.loc 1 1501
+	addi %r6, %r6, 64
+# i1 = i1 - 1
+	.loc 1 1502
+	addi %r7, %r7, -1
+# =? i1 - 0
+	.loc 1 1503
+	cmplwi %cr0, %r7, 0
+# goto loop23 if !=
+	.loc 1 1504
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop23
+# pa = pa + 2304
+	.loc 1 1505
+	mr %r5, %r10
+	addi %r5, %r5, 2304
+# pb = pb + 1536
+	.loc 1 1506
+	mr %r6, %r11
+	addi %r6, %r6, 1536
+# i0 = i0 - 1
+	.loc 1 1507
+	mr %r4, %r12
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 1508
+	cmplwi %cr0, %r4, 0
+# goto loop22 if !=
+	.loc 1 1509
+	mr %r3, %r8
+	mr %r7, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop22
+# pa = 86592
+	.loc 1 1510
+	lis %r4, 1
+	ori %r4, %r4, 21056
+# pa = w + pa
+	.loc 1 1511
+	add %r5, %r7, %r4
+# pb = w + 4848
+	.loc 1 1512
+	addi %r6, %r7, 4848
+# i0 = 3
+	.loc 1 1513
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop24:
+# qa = pa
+	.loc 1 1515
+	mr %r12, %r4
+	mr %r9, %r7
+	mr %r8, %r3
+# qb = pa + 1536
+	.loc 1 1516
+	addi %r3, %r5, 1536
+# qc = pa + 3072
+	.loc 1 1517
+	addi %r4, %r5, 3072
+# qd = pb
+	.loc 1 1518
+	mr %r10, %r5
+# i1 = 12
+	.loc 1 1519
+	mr %r11, %r6
+	li %r7, 12
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop25:
+# x0 = mem128[qa]
+	.loc 1 1521
+	lvx %v0, 0, %r5
+# x1 = mem128[qa + 768]
+	.loc 1 1522
+	li %r0, 768
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc]
+	.loc 1 1523
+	lvx %v2, 0, %r4
+# x3 = mem128[qc + 768]
+	.loc 1 1524
+	li %r0, 768
+	lvx %v3, %r4, %r0
 # mem128[qd] = x0
-	.loc 1 1758
-	stvx %v3, 0, %r7
-# x0 = mem128[pa + 16]
-	.loc 1 1759
+	.loc 1 1525
+	stvx %v0, 0, %r6
+# mem128[qd + 2304] = x3
+	.loc 1 1526
+	li %r0, 2304
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1527
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb]
+	.loc 1 1528
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1529
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1530
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 768] = x5
+	.loc 1 1531
+	li %r0, 768
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 768]
+	.loc 1 1532
+	li %r0, 768
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1533
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1534
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1536] = x5
+	.loc 1 1535
+	li %r0, 1536
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 1536
+	li %r0, 16
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 784]
+	.loc 1 1537
+	li %r0, 784
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 16]
+	.loc 1 1538
+	li %r0, 16
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 784]
+	.loc 1 1539
+	li %r0, 784
+	lvx %v3, %r4, %r0
+# mem128[qd + 16] = x0
+	.loc 1 1540
+	li %r0, 16
+	stvx %v0, %r6, %r0
+# mem128[qd + 2320] = x3
+	.loc 1 1541
+	li %r0, 2320
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1542
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 16]
+	.loc 1 1543
+	li %r0, 16
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1544
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1545
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 784] = x5
+	.loc 1 1546
+	li %r0, 784
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 784]
+	.loc 1 1547
+	li %r0, 784
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1548
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1549
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1552] = x5
+	.loc 1 1550
+	li %r0, 1552
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1551
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 800]
+	.loc 1 1552
+	li %r0, 800
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 32]
+	.loc 1 1553
+	li %r0, 32
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 800]
+	.loc 1 1554
+	li %r0, 800
+	lvx %v3, %r4, %r0
+# mem128[qd + 32] = x0
+	.loc 1 1555
+	li %r0, 32
+	stvx %v0, %r6, %r0
+# mem128[qd + 2336] = x3
+	.loc 1 1556
+	li %r0, 2336
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1557
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 32]
+	.loc 1 1558
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1559
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1560
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 800] = x5
+	.loc 1 1561
+	li %r0, 800
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 800]
+	.loc 1 1562
+	li %r0, 800
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1563
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1564
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1568] = x5
+	.loc 1 1565
+	li %r0, 1568
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1566
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 816]
+	.loc 1 1567
+	li %r0, 816
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 48]
+	.loc 1 1568
+	li %r0, 48
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 816]
+	.loc 1 1569
+	li %r0, 816
+	lvx %v3, %r4, %r0
+# mem128[qd + 48] = x0
+	.loc 1 1570
+	li %r0, 48
+	stvx %v0, %r6, %r0
+# mem128[qd + 2352] = x3
+	.loc 1 1571
+	li %r0, 2352
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1572
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 48]
+	.loc 1 1573
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1574
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1575
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 816] = x5
+	.loc 1 1576
+	li %r0, 816
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 816]
+	.loc 1 1577
+	li %r0, 816
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1578
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1579
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1584] = x5
+	.loc 1 1580
+	li %r0, 1584
+	stvx %v0, %r6, %r0
+# qa = qa + 64
+	.loc 1 1581
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 1582
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 1583
+	addi %r4, %r4, 64
+# qd = qd + 64
+	.loc 1 1584
+	addi %r6, %r6, 64
+# i1 = i1 - 1
+	.loc 1 1585
+	addi %r7, %r7, -1
+# =? i1 - 0
+	.loc 1 1586
+	cmplwi %cr0, %r7, 0
+# goto loop25 if !=
+	.loc 1 1587
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop25
+# pa = pa + 4608
+	.loc 1 1588
+	mr %r5, %r10
+	addi %r5, %r5, 4608
+# pb = pb + 3072
+	.loc 1 1589
+	mr %r6, %r11
+	addi %r6, %r6, 3072
+# i0 = i0 - 1
+	.loc 1 1590
+	mr %r4, %r12
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 1591
+	cmplwi %cr0, %r4, 0
+# goto loop24 if !=
+	.loc 1 1592
+	mr %r3, %r8
+	mr %r7, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop24
+# pa = w + 4848
+	.loc 1 1593
+	mr %r10, %r3
+	addi %r4, %r7, 4848
+# pb = 86592
+	.loc 1 1594
+	lis %r3, 1
+	ori %r3, %r3, 21056
+# pb = w + pb
+	.loc 1 1595
+	add %r6, %r7, %r3
+# qa = pa
+	.loc 1 1596
+	mr %r8, %r7
+# qb = pa + 3072
+	.loc 1 1597
+	addi %r3, %r4, 3072
+# qc = pa + 6144
+	.loc 1 1598
+	addi %r5, %r4, 6144
+# i1 = 24
+	.loc 1 1600
+	li %r7, 24
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop26:
+# x0 = mem128[qa]
+	.loc 1 1602
+	lvx %v0, 0, %r4
+# x1 = mem128[qa + 1536]
+	.loc 1 1603
+	li %r0, 1536
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc]
+	.loc 1 1604
+	lvx %v2, 0, %r5
+# x3 = mem128[qc + 1536]
+	.loc 1 1605
+	li %r0, 1536
+	lvx %v3, %r5, %r0
+# mem128[qd] = x0
+	.loc 1 1606
+	stvx %v0, 0, %r6
+# mem128[qd + 4608] = x3
+	.loc 1 1607
+	li %r0, 4608
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1608
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb]
+	.loc 1 1609
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1610
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1611
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1536] = x5
+	.loc 1 1612
+	li %r0, 1536
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 1536]
+	.loc 1 1613
+	li %r0, 1536
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1614
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1615
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 3072] = x5
+	.loc 1 1616
+	li %r0, 3072
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 1617
 	li %r0, 16
 	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 16]
-	.loc 1 1760
+# x1 = mem128[qa + 1552]
+	.loc 1 1618
+	li %r0, 1552
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc + 16]
+	.loc 1 1619
 	li %r0, 16
+	lvx %v2, %r5, %r0
+# x3 = mem128[qc + 1552]
+	.loc 1 1620
+	li %r0, 1552
 	lvx %v3, %r5, %r0
-# x3 = mem128[pb + 32]
-	.loc 1 1761
-	li %r0, 32
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 1762
-	vsldoi %v3, %v3, %v4, 2
-# x2 = mem128[pc + 16]
-	.loc 1 1763
+# mem128[qd + 16] = x0
+	.loc 1 1621
 	li %r0, 16
-	lvx %v4, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 1764
-	vadduhm %v0, %v0, %v3
+	stvx %v0, %r6, %r0
+# mem128[qd + 4624] = x3
+	.loc 1 1622
+	li %r0, 4624
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1623
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 16]
+	.loc 1 1624
+	li %r0, 16
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1625
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1626
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1552] = x5
+	.loc 1 1627
+	li %r0, 1552
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 1552]
+	.loc 1 1628
+	li %r0, 1552
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1629
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1630
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 3088] = x5
+	.loc 1 1631
+	li %r0, 3088
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1632
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x1 = mem128[qa + 1568]
+	.loc 1 1633
+	li %r0, 1568
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc + 32]
+	.loc 1 1634
+	li %r0, 32
+	lvx %v2, %r5, %r0
+# x3 = mem128[qc + 1568]
+	.loc 1 1635
+	li %r0, 1568
+	lvx %v3, %r5, %r0
+# mem128[qd + 32] = x0
+	.loc 1 1636
+	li %r0, 32
+	stvx %v0, %r6, %r0
+# mem128[qd + 4640] = x3
+	.loc 1 1637
+	li %r0, 4640
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1638
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 32]
+	.loc 1 1639
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1640
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1641
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1568] = x5
+	.loc 1 1642
+	li %r0, 1568
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 1568]
+	.loc 1 1643
+	li %r0, 1568
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1644
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1645
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 3104] = x5
+	.loc 1 1646
+	li %r0, 3104
+	stvx %v0, %r6, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1647
+	li %r0, 48
+	lvx %v0, %r4, %r0
+# x1 = mem128[qa + 1584]
+	.loc 1 1648
+	li %r0, 1584
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc + 48]
+	.loc 1 1649
+	li %r0, 48
+	lvx %v2, %r5, %r0
+# x3 = mem128[qc + 1584]
+	.loc 1 1650
+	li %r0, 1584
+	lvx %v3, %r5, %r0
+# mem128[qd + 48] = x0
+	.loc 1 1651
+	li %r0, 48
+	stvx %v0, %r6, %r0
+# mem128[qd + 4656] = x3
+	.loc 1 1652
+	li %r0, 4656
+	stvx %v3, %r6, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1653
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 48]
+	.loc 1 1654
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1655
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1656
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1584] = x5
+	.loc 1 1657
+	li %r0, 1584
+	stvx %v2, %r6, %r0
+# x5 = mem128[qb + 1584]
+	.loc 1 1658
+	li %r0, 1584
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1659
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1660
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 3120] = x5
+	.loc 1 1661
+	li %r0, 3120
+	stvx %v0, %r6, %r0
+# qa = qa + 64
+	.loc 1 1662
+	addi %r4, %r4, 64
+# qb = qb + 64
+	.loc 1 1663
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 1664
+	addi %r5, %r5, 64
+# qd = qd + 64
+	.loc 1 1665
+	addi %r6, %r6, 64
+# i1 = i1 - 1
+	.loc 1 1666
+	addi %r7, %r7, -1
+# =? i1 - 0
+	.loc 1 1667
+	cmplwi %cr0, %r7, 0
+# goto loop26 if !=
+	.loc 1 1668
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop26
+# x4 = mem128[w + 176]
+	.loc 1 1669
+	mr %r7, %r8
+	li %r0, 176
+	lvx %v1, %r7, %r0
+# x5 = mem128[w + 192]
+	.loc 1 1670
+	li %r0, 192
+	lvx %v2, %r7, %r0
+# x6 = mem128[w + 64]
+	.loc 1 1671
+	li %r0, 64
+	lvx %v3, %r7, %r0
+# x7 = mem128[w + 80]
+	.loc 1 1672
+	li %r0, 80
+	lvx %v4, %r7, %r0
+# pa = 86592
+	.loc 1 1673
+	lis %r3, 1
+	ori %r3, %r3, 21056
+# pa = w + pa
+	.loc 1 1674
+	add %r3, %r7, %r3
+# pb = 89632
+	.loc 1 1675
+	lis %r4, 1
+	ori %r4, %r4, 24096
+# pb = w + pb
+	.loc 1 1676
+	add %r4, %r7, %r4
+# pc = 89632
+	.loc 1 1677
+	lis %r5, 1
+	ori %r5, %r5, 24096
+# pc = w + pc
+	.loc 1 1678
+	add %r5, %r7, %r5
+# qd = 120000
+	.loc 1 1679
+	lis %r6, 1
+	ori %r6, %r6, 54464
+# qd = w + qd
+	.loc 1 1680
+	add %r6, %r7, %r6
+# x0 = mem128[pa]
+	.loc 1 1681
+	lvx %v0, 0, %r3
+# a0 = mem128[pb]
+	.loc 1 1682
+	lvx %v5, 0, %r4
+# a1 = mem128[pb + 16]
+	.loc 1 1683
+	li %r0, 16
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1684
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 1685
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc]
+	.loc 1 1686
+	lvx %v5, 0, %r5
+# a1 = mem128[w + 224]
+	.loc 1 1687
+	li %r0, 224
+	lvx %v6, %r7, %r0
+# x2 = x2 & a1
+	.loc 1 1688
+	vand %v5, %v5, %v6
+# 4x x0 = x0 + x2
+	.loc 1 1689
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 1690
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 1691
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1692
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1693
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1694
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 16]
+	.loc 1 1695
+	li %r0, 16
+	lvx %v0, %r3, %r0
+# a0 = mem128[pb + 16]
+	.loc 1 1696
+	li %r0, 16
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 32]
+	.loc 1 1697
+	li %r0, 32
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1698
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1699
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 16]
+	.loc 1 1700
+	li %r0, 16
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1701
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 1702
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 1703
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 1704
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 1705
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 1706
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 1707
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 1708
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 1709
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1710
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1711
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1712
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1713
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1714
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 1715
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 1716
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 1717
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 1718
+	vsubuhm %v8, %v8, %v5
 # 8x x0 = x0 + x2
+	.loc 1 1719
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 1720
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1721
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1722
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1723
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1724
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 1725
+	vsubuhm %v8, %v8, %v6
+# mem128[qd] = x0
+	.loc 1 1726
+	stvx %v8, 0, %r6
+# pa = pa + 32
+	.loc 1 1727
+	addi %r8, %r3, 32
+# pb = pb + 32
+	.loc 1 1728
+	addi %r4, %r4, 32
+# pc = pc + 32
+	.loc 1 1729
+	addi %r5, %r5, 32
+# qd = qd + 16
+	.loc 1 1730
+	addi %r6, %r6, 16
+# i1 = 23
+	.loc 1 1731
+	li %r9, 23
+	mr %r3, %r10
+	mr %r10, %r3
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop27:
+# x0 = mem128[pa]
+	.loc 1 1733
+	lvx %v0, 0, %r8
+# a0 = mem128[pb]
+	.loc 1 1734
+	lvx %v5, 0, %r4
+# a1 = mem128[pb + 16]
+	.loc 1 1735
+	li %r0, 16
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1736
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 1737
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc]
+	.loc 1 1738
+	lvx %v5, 0, %r5
+# 4x x0 = x0 + x2
+	.loc 1 1739
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 1740
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 1741
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1742
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1743
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1744
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 16]
+	.loc 1 1745
+	li %r0, 16
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 16]
+	.loc 1 1746
+	li %r0, 16
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 32]
+	.loc 1 1747
+	li %r0, 32
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1748
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1749
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 16]
+	.loc 1 1750
+	li %r0, 16
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1751
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 1752
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 1753
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 1754
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 1755
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 1756
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 1757
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 1758
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 1759
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1760
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1761
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1762
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1763
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1764
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
 	.loc 1 1765
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
 	.loc 1 1766
 	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1767
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 1768
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 1769
-	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
+	vmladduhm %v8, %v5, %v1, %v0
 # 8x x1 = x1 * x7
+	.loc 1 1767
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 1768
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 1769
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
 	.loc 1 1770
 	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
-# 8x x0 = x0 - x1
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
 	.loc 1 1771
-	vsubuhm %v3, %v3, %v5
-# mem128[qd + 16] = x0
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
 	.loc 1 1772
-	li %r0, 16
-	stvx %v3, %r7, %r0
-# x0 = mem128[pa + 32]
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
 	.loc 1 1773
-	li %r0, 32
-	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 32]
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
 	.loc 1 1774
-	li %r0, 32
-	lvx %v3, %r5, %r0
-# x3 = mem128[pb + 48]
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
 	.loc 1 1775
-	li %r0, 48
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
+	vsubuhm %v8, %v8, %v6
+# mem128[qd] = x0
 	.loc 1 1776
-	vsldoi %v3, %v3, %v4, 2
-# x2 = mem128[pc + 32]
+	stvx %v8, 0, %r6
+# x0 = mem128[pa + 32]
 	.loc 1 1777
 	li %r0, 32
-	lvx %v4, %r6, %r0
-# 8x x0 = x0 + x1
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 32]
 	.loc 1 1778
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
+	li %r0, 32
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 48]
 	.loc 1 1779
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
+	li %r0, 48
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1780
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
-# tv = mem128[w + 96]
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
 	.loc 1 1781
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 1782
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 1783
-	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
-	.loc 1 1784
-	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
-# 8x x0 = x0 - x1
-	.loc 1 1785
-	vsubuhm %v3, %v3, %v5
-# mem128[qd + 32] = x0
-	.loc 1 1786
-	li %r0, 32
-	stvx %v3, %r7, %r0
-# x0 = mem128[pa + 48]
-	.loc 1 1787
-	li %r0, 48
-	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 48]
-	.loc 1 1788
-	li %r0, 48
-	lvx %v3, %r5, %r0
-# x3 = mem128[pb + 64]
-	.loc 1 1789
-	li %r0, 64
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 1790
-	vsldoi %v3, %v3, %v4, 2
-# x2 = mem128[pc + 48]
-	.loc 1 1791
-	li %r0, 48
-	lvx %v4, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 1792
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
-	.loc 1 1793
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 1794
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1795
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 1796
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 1797
-	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
-	.loc 1 1798
-	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
-# 8x x0 = x0 - x1
-	.loc 1 1799
-	vsubuhm %v3, %v3, %v5
-# mem128[qd + 48] = x0
-	.loc 1 1800
-	li %r0, 48
-	stvx %v3, %r7, %r0
-# pa = pa + 64
-	.loc 1 1801
-	addi %r4, %r4, 64
-# pb = pb + 64
-	.loc 1 1802
-	addi %r5, %r5, 64
-# pc = pc + 64
-	.loc 1 1803
-	addi %r6, %r6, 64
-# qd = qd + 64
-	.loc 1 1804
-	addi %r7, %r7, 64
-# i1 = i1 - 1
-	.loc 1 1805
-	addi %r8, %r8, -1
-# =? i1 - 0
-	.loc 1 1806
-	cmplwi %cr0, %r8, 0
-# goto loop31 if !=
-	.loc 1 1807
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop31
-# x0 = mem128[pa]
-	.loc 1 1808
-	lvx %v0, 0, %r4
-# x1 = mem128[pb]
-	.loc 1 1809
-	lvx %v3, 0, %r5
-# x3 = mem128[pb + 16]
-	.loc 1 1810
-	li %r0, 16
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 1811
-	vsldoi %v3, %v3, %v4, 2
-# x2 = mem128[pc]
-	.loc 1 1812
-	lvx %v4, 0, %r6
-# 8x x0 = x0 + x1
-	.loc 1 1813
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
-	.loc 1 1814
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 1815
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1816
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 1817
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 1818
-	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
-	.loc 1 1819
-	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
-# 8x x0 = x0 - x1
-	.loc 1 1820
-	vsubuhm %v3, %v3, %v5
-# mem128[qd] = x0
-	.loc 1 1821
-	stvx %v3, 0, %r7
-# x0 = mem128[pa + 16]
-	.loc 1 1822
-	li %r0, 16
-	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 16]
-	.loc 1 1823
-	li %r0, 16
-	lvx %v3, %r5, %r0
-# x3 = mem128[pb + 32]
-	.loc 1 1824
-	li %r0, 32
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 1825
-	vsldoi %v3, %v3, %v4, 2
-# x2 = mem128[pc + 16]
-	.loc 1 1826
-	li %r0, 16
-	lvx %v4, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 1827
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
-	.loc 1 1828
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 1829
-	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
-# tv = mem128[w + 96]
-	.loc 1 1830
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 1831
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 1832
-	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
-# 8x x1 = x1 * x7
-	.loc 1 1833
-	vspltish %v0, 0
-	vmladduhm %v5, %v4, %v2, %v0
-# 8x x0 = x0 - x1
-	.loc 1 1834
-	vsubuhm %v3, %v3, %v5
-# mem128[qd + 16] = x0
-	.loc 1 1835
-	li %r0, 16
-	stvx %v3, %r7, %r0
-# x0 = mem128[pa + 32]
-	.loc 1 1836
-	li %r0, 32
-	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 32]
-	.loc 1 1837
-	li %r0, 32
-	lvx %v3, %r5, %r0
-# x3 = mem128[pb + 48]
-	.loc 1 1838
-	li %r0, 48
-	lvx %v4, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 1839
-	vsldoi %v3, %v3, %v4, 2
+	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc + 32]
-	.loc 1 1840
+	.loc 1 1782
 	li %r0, 32
-	lvx %v4, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 1841
-	vadduhm %v0, %v0, %v3
-# 8x x0 = x0 + x2
-	.loc 1 1842
-	vadduhm %v3, %v0, %v4
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 1843
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
+	.loc 1 1783
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 1784
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 1785
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1786
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1787
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1788
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 48]
+	.loc 1 1789
+	li %r0, 48
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 48]
+	.loc 1 1790
+	li %r0, 48
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 64]
+	.loc 1 1791
+	li %r0, 64
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1792
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1793
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 48]
+	.loc 1 1794
+	li %r0, 48
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1795
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 1796
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 1797
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 1798
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 1799
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 1800
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 1801
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 1802
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 1803
 	vspltish %v0, 0
-	vmhaddshs %v4, %v3, %v1, %v0
+	vmhaddshs %v7, %v6, %v3, %v0
 # tv = mem128[w + 96]
-	.loc 1 1844
+	.loc 1 1804
 	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 1845
-	vadduhm %v4, %v4, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 1846
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1805
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1806
 	vspltish %v0, 10
-	vsrah %v4, %v4, %v0
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1807
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1808
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 1809
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 1810
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
 # 8x x1 = x1 * x7
+	.loc 1 1811
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 1812
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 1813
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 1814
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1815
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1816
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1817
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1818
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 1819
+	vsubuhm %v8, %v8, %v6
+# mem128[qd + 16] = x0
+	.loc 1 1820
+	li %r0, 16
+	stvx %v8, %r6, %r0
+# x0 = mem128[pa + 64]
+	.loc 1 1821
+	li %r0, 64
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 64]
+	.loc 1 1822
+	li %r0, 64
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 80]
+	.loc 1 1823
+	li %r0, 80
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1824
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 1825
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc + 64]
+	.loc 1 1826
+	li %r0, 64
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
+	.loc 1 1827
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 1828
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 1829
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1830
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1831
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1832
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 80]
+	.loc 1 1833
+	li %r0, 80
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 80]
+	.loc 1 1834
+	li %r0, 80
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 96]
+	.loc 1 1835
+	li %r0, 96
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1836
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1837
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 80]
+	.loc 1 1838
+	li %r0, 80
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1839
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 1840
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 1841
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 1842
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 1843
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 1844
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 1845
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 1846
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
 	.loc 1 1847
 	vspltish %v0, 0
-	vmladduhm %v1, %v4, %v2, %v0
-# 8x x0 = x0 - x1
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
 	.loc 1 1848
-	vsubuhm %v3, %v3, %v1
-# mem128[qd + 32] = x0
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
 	.loc 1 1849
-	li %r0, 32
-	stvx %v3, %r7, %r0
-# pa = 138608
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
 	.loc 1 1850
-	lis %r4, 2
-	ori %r4, %r4, 7536
-# pa = w + pa
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
 	.loc 1 1851
-	add %r4, %r9, %r4
-# i1 = 190
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1852
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
 	.loc 1 1853
-	li %r5, 190
-.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop32:
-# t0 = mem16[pa]
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 1854
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
 	.loc 1 1855
-	lhz %r6, 0(%r4)
-# mem8[pb] = t0
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
 	.loc 1 1856
-	stb %r6, 0(%r3)
-# t0 = t0 >> 8
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
 	.loc 1 1857
-	srwi %r6, %r6, 8
-# mem8[pb + 1] = t0
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
 	.loc 1 1858
-	stb %r6, 1(%r3)
-# t0 = mem16[pa + 2]
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
 	.loc 1 1859
-	lhz %r6, 2(%r4)
-# mem8[pb + 2] = t0
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
 	.loc 1 1860
-	stb %r6, 2(%r3)
-# t0 = t0 >> 8
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
 	.loc 1 1861
-	srwi %r6, %r6, 8
-# mem8[pb + 3] = t0
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
 	.loc 1 1862
-	stb %r6, 3(%r3)
-# t0 = mem16[pa + 4]
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
 	.loc 1 1863
-	lhz %r6, 4(%r4)
-# mem8[pb + 4] = t0
+	vsubuhm %v8, %v8, %v6
+# mem128[qd + 32] = x0
 	.loc 1 1864
-	stb %r6, 4(%r3)
-# t0 = t0 >> 8
+	li %r0, 32
+	stvx %v8, %r6, %r0
+# x0 = mem128[pa + 96]
 	.loc 1 1865
-	srwi %r6, %r6, 8
-# mem8[pb + 5] = t0
+	li %r0, 96
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 96]
 	.loc 1 1866
-	stb %r6, 5(%r3)
-# t0 = mem16[pa + 6]
+	li %r0, 96
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 112]
 	.loc 1 1867
-	lhz %r6, 6(%r4)
-# mem8[pb + 6] = t0
+	li %r0, 112
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1868
-	stb %r6, 6(%r3)
-# t0 = t0 >> 8
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
 	.loc 1 1869
-	srwi %r6, %r6, 8
-# mem8[pb + 7] = t0
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc + 96]
 	.loc 1 1870
-	stb %r6, 7(%r3)
-# pa = pa + 8
+	li %r0, 96
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
 	.loc 1 1871
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 1872
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 1873
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1874
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1875
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1876
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 112]
+	.loc 1 1877
+	li %r0, 112
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 112]
+	.loc 1 1878
+	li %r0, 112
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 128]
+	.loc 1 1879
+	li %r0, 128
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1880
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1881
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 112]
+	.loc 1 1882
+	li %r0, 112
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1883
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 1884
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 1885
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 1886
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 1887
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 1888
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 1889
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 1890
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 1891
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1892
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1893
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1894
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1895
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1896
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 1897
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 1898
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 1899
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 1900
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 1901
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 1902
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1903
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1904
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1905
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1906
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 1907
+	vsubuhm %v8, %v8, %v6
+# mem128[qd + 48] = x0
+	.loc 1 1908
+	li %r0, 48
+	stvx %v8, %r6, %r0
+# pa = pa + 128
+	.loc 1 1909
+	addi %r8, %r8, 128
+# pb = pb + 128
+	.loc 1 1910
+	addi %r4, %r4, 128
+# pc = pc + 128
+	.loc 1 1911
+	addi %r5, %r5, 128
+# qd = qd + 64
+	.loc 1 1912
+	addi %r6, %r6, 64
+# i1 = i1 - 1
+	.loc 1 1913
+	addi %r9, %r9, -1
+# =? i1 - 0
+	.loc 1 1914
+	cmplwi %cr0, %r9, 0
+# goto loop27 if !=
+	.loc 1 1915
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop27
+# x0 = mem128[pa]
+	.loc 1 1916
+	lvx %v0, 0, %r8
+# a0 = mem128[pb]
+	.loc 1 1917
+	lvx %v5, 0, %r4
+# a1 = mem128[pb + 16]
+	.loc 1 1918
+	li %r0, 16
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1919
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 1920
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc]
+	.loc 1 1921
+	lvx %v5, 0, %r5
+# 4x x0 = x0 + x2
+	.loc 1 1922
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 1923
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 1924
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1925
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1926
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1927
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 16]
+	.loc 1 1928
+	li %r0, 16
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 16]
+	.loc 1 1929
+	li %r0, 16
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 32]
+	.loc 1 1930
+	li %r0, 32
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1931
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1932
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 16]
+	.loc 1 1933
+	li %r0, 16
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1934
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 1935
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 1936
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 1937
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 1938
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 1939
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 1940
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 1941
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 1942
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1943
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1944
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1945
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1946
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1947
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 1948
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 1949
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 1950
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 1951
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 1952
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 1953
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1954
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1955
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1956
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1957
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 1958
+	vsubuhm %v8, %v8, %v6
+# mem128[qd] = x0
+	.loc 1 1959
+	stvx %v8, 0, %r6
+# x0 = mem128[pa + 32]
+	.loc 1 1960
+	li %r0, 32
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 32]
+	.loc 1 1961
+	li %r0, 32
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 48]
+	.loc 1 1962
+	li %r0, 48
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1963
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 1964
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc + 32]
+	.loc 1 1965
+	li %r0, 32
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
+	.loc 1 1966
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 1967
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 1968
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 1969
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 1970
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 1971
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 48]
+	.loc 1 1972
+	li %r0, 48
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 48]
+	.loc 1 1973
+	li %r0, 48
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 64]
+	.loc 1 1974
+	li %r0, 64
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 1975
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 1976
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 48]
+	.loc 1 1977
+	li %r0, 48
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 1978
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 1979
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 1980
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 1981
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 1982
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 1983
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 1984
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 1985
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 1986
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1987
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1988
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 1989
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 1990
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 1991
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 1992
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 1993
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 1994
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 1995
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 1996
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 1997
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 1998
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 1999
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2000
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2001
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 2002
+	vsubuhm %v8, %v8, %v6
+# mem128[qd + 16] = x0
+	.loc 1 2003
+	li %r0, 16
+	stvx %v8, %r6, %r0
+# x0 = mem128[pa + 64]
+	.loc 1 2004
+	li %r0, 64
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 64]
+	.loc 1 2005
+	li %r0, 64
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 80]
+	.loc 1 2006
+	li %r0, 80
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2007
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 2008
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc + 64]
+	.loc 1 2009
+	li %r0, 64
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
+	.loc 1 2010
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 2011
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 2012
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 2013
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 2014
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 2015
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 80]
+	.loc 1 2016
+	li %r0, 80
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 80]
+	.loc 1 2017
+	li %r0, 80
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 96]
+	.loc 1 2018
+	li %r0, 96
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2019
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 2020
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 80]
+	.loc 1 2021
+	li %r0, 80
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 2022
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 2023
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 2024
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 2025
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 2026
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 2027
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 2028
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 2029
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 2030
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2031
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2032
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2033
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2034
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 2035
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 2036
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 2037
+	vspltish %v0, 0
+	vmladduhm %v2, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 2038
+	vspltish %v0, 0
+	vmladduhm %v1, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 2039
+	vsubuhm %v2, %v2, %v1
+# 8x x0 = x0 + x2
+	.loc 1 2040
+	vadduhm %v2, %v2, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 2041
+	vspltish %v0, 0
+	vmhaddshs %v1, %v2, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2042
+	li %r0, 96
+	lvx %v0, %r7, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2043
+	vadduhm %v1, %v1, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2044
+	vspltish %v0, 10
+	vsrah %v1, %v1, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2045
+	vspltish %v0, 0
+	vmladduhm %v3, %v1, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 2046
+	vsubuhm %v2, %v2, %v3
+# mem128[qd + 32] = x0
+	.loc 1 2047
+	li %r0, 32
+	stvx %v2, %r6, %r0
+# pa = 120000
+	.loc 1 2048
+	lis %r3, 1
+	ori %r3, %r3, 54464
+# pa = w + pa
+	.loc 1 2049
+	add %r4, %r7, %r3
+# pb = out
+	.loc 1 2050
+	mr %r3, %r10
+# i1 = 190
+	.loc 1 2051
+	li %r5, 190
+	mr %r6, %r3
+.Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop28:
+# t0 = mem16[pa]
+	.loc 1 2053
+	lhz %r3, 0(%r4)
+# mem8[pb] = t0
+	.loc 1 2054
+	stb %r3, 0(%r6)
+# t0 = t0 >> 8
+	.loc 1 2055
+	srwi %r3, %r3, 8
+# mem8[pb + 1] = t0
+	.loc 1 2056
+	stb %r3, 1(%r6)
+# t0 = mem16[pa + 2]
+	.loc 1 2057
+	lhz %r3, 2(%r4)
+# mem8[pb + 2] = t0
+	.loc 1 2058
+	stb %r3, 2(%r6)
+# t0 = t0 >> 8
+	.loc 1 2059
+	srwi %r3, %r3, 8
+# mem8[pb + 3] = t0
+	.loc 1 2060
+	stb %r3, 3(%r6)
+# t0 = mem16[pa + 4]
+	.loc 1 2061
+	lhz %r3, 4(%r4)
+# mem8[pb + 4] = t0
+	.loc 1 2062
+	stb %r3, 4(%r6)
+# t0 = t0 >> 8
+	.loc 1 2063
+	srwi %r3, %r3, 8
+# mem8[pb + 5] = t0
+	.loc 1 2064
+	stb %r3, 5(%r6)
+# t0 = mem16[pa + 6]
+	.loc 1 2065
+	lhz %r3, 6(%r4)
+# mem8[pb + 6] = t0
+	.loc 1 2066
+	stb %r3, 6(%r6)
+# t0 = t0 >> 8
+	.loc 1 2067
+	srwi %r3, %r3, 8
+# mem8[pb + 7] = t0
+	.loc 1 2068
+	stb %r3, 7(%r6)
+# pa = pa + 8
+	.loc 1 2069
 	addi %r4, %r4, 8
 # pb = pb + 8
-	.loc 1 1872
-	addi %r3, %r3, 8
+	.loc 1 2070
+	addi %r6, %r6, 8
 # i1 = i1 - 1
-	.loc 1 1873
+	.loc 1 2071
 	addi %r5, %r5, -1
 # =? i1 - 0
-	.loc 1 1874
+	.loc 1 2072
 	cmplwi %cr0, %r5, 0
-# goto loop32 if !=
-	.loc 1 1875
-	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop32
+# goto loop28 if !=
+	.loc 1 2073
+	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop28
 # t0 = mem16[pa]
-	.loc 1 1876
+	.loc 1 2074
+	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
-	.loc 1 1877
+	.loc 1 2075
 	stb %r4, 0(%r3)
 # t0 = t0 >> 8
-	.loc 1 1878
+	.loc 1 2076
 	srwi %r4, %r4, 8
 # mem8[pb + 1] = t0
-	.loc 1 1879
+	.loc 1 2077
 	stb %r4, 1(%r3)
 # leave
-	.loc 1 1880
+	.loc 1 2078
+	li %r0, 16
+	lvx %v20, %r1, %r0
+	li %r0, 32
+	lvx %v21, %r1, %r0
+	li %r0, 48
+	lvx %v22, %r1, %r0
+	li %r0, 64
+	lvx %v23, %r1, %r0
+	li %r0, 80
+	lvx %v24, %r1, %r0
+	li %r0, 96
+	lvx %v25, %r1, %r0
+	li %r0, 112
+	lvx %v26, %r1, %r0
+	li %r0, 128
+	lvx %v27, %r1, %r0
+	li %r0, 144
+	lvx %v28, %r1, %r0
+	addi %r1, %r1, 160
 	blr
 	.size qhasm_kernel_core_multsntrup761_ppc32_altivec_mul, .-qhasm_kernel_core_multsntrup761_ppc32_altivec_mul
 

@@ -7,7 +7,7 @@
 	.type qhasm_kernel_core_multsntrup857_ppc32_altivec_mul, @function
 	.p2align 5
 qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
-	stwu %r1, -96(%r1)
+	stwu %r1, -208(%r1)
 	li %r0, 16
 	stvx %v20, %r1, %r0
 	li %r0, 32
@@ -18,10428 +18,8090 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	stvx %v23, %r1, %r0
 	li %r0, 80
 	stvx %v24, %r1, %r0
+	li %r0, 96
+	stvx %v25, %r1, %r0
+	li %r0, 112
+	stvx %v26, %r1, %r0
+	li %r0, 128
+	stvx %v27, %r1, %r0
+	li %r0, 144
+	stvx %v28, %r1, %r0
+	li %r0, 160
+	stvx %v29, %r1, %r0
+	li %r0, 176
+	stvx %v30, %r1, %r0
+	li %r0, 192
+	stvx %v31, %r1, %r0
+# input out in k c w
+	.loc 1 15
+	mr %r9, %r3
+	mr %r8, %r4
 # w = w + 15
-	.loc 1 16
-	addi %r7, %r7, 15
-# t0 = -16
 	.loc 1 17
-	li %r6, -16
-# w = w & t0
+	addi %r4, %r7, 15
+# t0 = -16
 	.loc 1 18
-	and %r9, %r7, %r6
-# t0 = 1
+	li %r3, -16
+# w = w & t0
 	.loc 1 19
-	li %r6, 1
-# mem16[w + 0] = t0
+	and %r6, %r4, %r3
+# t0 = 1
 	.loc 1 20
-	sth %r6, 0(%r9)
-# mem16[w + 2] = t0
+	li %r3, 1
+# mem16[w + 0] = t0
 	.loc 1 21
-	sth %r6, 2(%r9)
-# mem16[w + 4] = t0
+	sth %r3, 0(%r6)
+# mem16[w + 2] = t0
 	.loc 1 22
-	sth %r6, 4(%r9)
-# mem16[w + 6] = t0
+	sth %r3, 2(%r6)
+# mem16[w + 4] = t0
 	.loc 1 23
-	sth %r6, 6(%r9)
-# mem16[w + 8] = t0
+	sth %r3, 4(%r6)
+# mem16[w + 6] = t0
 	.loc 1 24
-	sth %r6, 8(%r9)
-# mem16[w + 10] = t0
+	sth %r3, 6(%r6)
+# mem16[w + 8] = t0
 	.loc 1 25
-	sth %r6, 10(%r9)
-# mem16[w + 12] = t0
+	sth %r3, 8(%r6)
+# mem16[w + 10] = t0
 	.loc 1 26
-	sth %r6, 12(%r9)
-# mem16[w + 14] = t0
+	sth %r3, 10(%r6)
+# mem16[w + 12] = t0
 	.loc 1 27
-	sth %r6, 14(%r9)
-# t0 = 3
+	sth %r3, 12(%r6)
+# mem16[w + 14] = t0
 	.loc 1 28
-	li %r6, 3
-# mem16[w + 16] = t0
+	sth %r3, 14(%r6)
+# t0 = 3
 	.loc 1 29
-	sth %r6, 16(%r9)
-# mem16[w + 18] = t0
+	li %r3, 3
+# mem16[w + 16] = t0
 	.loc 1 30
-	sth %r6, 18(%r9)
-# mem16[w + 20] = t0
+	sth %r3, 16(%r6)
+# mem16[w + 18] = t0
 	.loc 1 31
-	sth %r6, 20(%r9)
-# mem16[w + 22] = t0
+	sth %r3, 18(%r6)
+# mem16[w + 20] = t0
 	.loc 1 32
-	sth %r6, 22(%r9)
-# mem16[w + 24] = t0
+	sth %r3, 20(%r6)
+# mem16[w + 22] = t0
 	.loc 1 33
-	sth %r6, 24(%r9)
-# mem16[w + 26] = t0
+	sth %r3, 22(%r6)
+# mem16[w + 24] = t0
 	.loc 1 34
-	sth %r6, 26(%r9)
-# mem16[w + 28] = t0
+	sth %r3, 24(%r6)
+# mem16[w + 26] = t0
 	.loc 1 35
-	sth %r6, 28(%r9)
-# mem16[w + 30] = t0
+	sth %r3, 26(%r6)
+# mem16[w + 28] = t0
 	.loc 1 36
-	sth %r6, 30(%r9)
-# t0 = 2575
+	sth %r3, 28(%r6)
+# mem16[w + 30] = t0
 	.loc 1 37
-	li %r6, 2575
-# mem16[w + 32] = t0
+	sth %r3, 30(%r6)
+# t0 = 2575
 	.loc 1 38
-	sth %r6, 32(%r9)
-# mem16[w + 34] = t0
+	li %r3, 2575
+# mem16[w + 32] = t0
 	.loc 1 39
-	sth %r6, 34(%r9)
-# mem16[w + 36] = t0
+	sth %r3, 32(%r6)
+# mem16[w + 34] = t0
 	.loc 1 40
-	sth %r6, 36(%r9)
-# mem16[w + 38] = t0
+	sth %r3, 34(%r6)
+# mem16[w + 36] = t0
 	.loc 1 41
-	sth %r6, 38(%r9)
-# mem16[w + 40] = t0
+	sth %r3, 36(%r6)
+# mem16[w + 38] = t0
 	.loc 1 42
-	sth %r6, 40(%r9)
-# mem16[w + 42] = t0
+	sth %r3, 38(%r6)
+# mem16[w + 40] = t0
 	.loc 1 43
-	sth %r6, 42(%r9)
-# mem16[w + 44] = t0
+	sth %r3, 40(%r6)
+# mem16[w + 42] = t0
 	.loc 1 44
-	sth %r6, 44(%r9)
-# mem16[w + 46] = t0
+	sth %r3, 42(%r6)
+# mem16[w + 44] = t0
 	.loc 1 45
-	sth %r6, 46(%r9)
-# t0 = 10923
+	sth %r3, 44(%r6)
+# mem16[w + 46] = t0
 	.loc 1 46
-	li %r6, 10923
-# mem16[w + 48] = t0
+	sth %r3, 46(%r6)
+# t0 = 10923
 	.loc 1 47
-	sth %r6, 48(%r9)
-# mem16[w + 50] = t0
+	li %r3, 10923
+# mem16[w + 48] = t0
 	.loc 1 48
-	sth %r6, 50(%r9)
-# mem16[w + 52] = t0
+	sth %r3, 48(%r6)
+# mem16[w + 50] = t0
 	.loc 1 49
-	sth %r6, 52(%r9)
-# mem16[w + 54] = t0
+	sth %r3, 50(%r6)
+# mem16[w + 52] = t0
 	.loc 1 50
-	sth %r6, 54(%r9)
-# mem16[w + 56] = t0
+	sth %r3, 52(%r6)
+# mem16[w + 54] = t0
 	.loc 1 51
-	sth %r6, 56(%r9)
-# mem16[w + 58] = t0
+	sth %r3, 54(%r6)
+# mem16[w + 56] = t0
 	.loc 1 52
-	sth %r6, 58(%r9)
-# mem16[w + 60] = t0
+	sth %r3, 56(%r6)
+# mem16[w + 58] = t0
 	.loc 1 53
-	sth %r6, 60(%r9)
-# mem16[w + 62] = t0
+	sth %r3, 58(%r6)
+# mem16[w + 60] = t0
 	.loc 1 54
-	sth %r6, 62(%r9)
-# t0 = 6494
+	sth %r3, 60(%r6)
+# mem16[w + 62] = t0
 	.loc 1 55
-	li %r6, 6494
-# mem16[w + 64] = t0
+	sth %r3, 62(%r6)
+# t0 = 6494
 	.loc 1 56
-	sth %r6, 64(%r9)
-# mem16[w + 66] = t0
+	li %r3, 6494
+# mem16[w + 64] = t0
 	.loc 1 57
-	sth %r6, 66(%r9)
-# mem16[w + 68] = t0
+	sth %r3, 64(%r6)
+# mem16[w + 66] = t0
 	.loc 1 58
-	sth %r6, 68(%r9)
-# mem16[w + 70] = t0
+	sth %r3, 66(%r6)
+# mem16[w + 68] = t0
 	.loc 1 59
-	sth %r6, 70(%r9)
-# mem16[w + 72] = t0
+	sth %r3, 68(%r6)
+# mem16[w + 70] = t0
 	.loc 1 60
-	sth %r6, 72(%r9)
-# mem16[w + 74] = t0
+	sth %r3, 70(%r6)
+# mem16[w + 72] = t0
 	.loc 1 61
-	sth %r6, 74(%r9)
-# mem16[w + 76] = t0
+	sth %r3, 72(%r6)
+# mem16[w + 74] = t0
 	.loc 1 62
-	sth %r6, 76(%r9)
-# mem16[w + 78] = t0
+	sth %r3, 74(%r6)
+# mem16[w + 76] = t0
 	.loc 1 63
-	sth %r6, 78(%r9)
-# t0 = 5167
+	sth %r3, 76(%r6)
+# mem16[w + 78] = t0
 	.loc 1 64
-	li %r6, 5167
-# mem16[w + 80] = t0
+	sth %r3, 78(%r6)
+# t0 = 5167
 	.loc 1 65
-	sth %r6, 80(%r9)
-# mem16[w + 82] = t0
+	li %r3, 5167
+# mem16[w + 80] = t0
 	.loc 1 66
-	sth %r6, 82(%r9)
-# mem16[w + 84] = t0
+	sth %r3, 80(%r6)
+# mem16[w + 82] = t0
 	.loc 1 67
-	sth %r6, 84(%r9)
-# mem16[w + 86] = t0
+	sth %r3, 82(%r6)
+# mem16[w + 84] = t0
 	.loc 1 68
-	sth %r6, 86(%r9)
-# mem16[w + 88] = t0
+	sth %r3, 84(%r6)
+# mem16[w + 86] = t0
 	.loc 1 69
-	sth %r6, 88(%r9)
-# mem16[w + 90] = t0
+	sth %r3, 86(%r6)
+# mem16[w + 88] = t0
 	.loc 1 70
-	sth %r6, 90(%r9)
-# mem16[w + 92] = t0
+	sth %r3, 88(%r6)
+# mem16[w + 90] = t0
 	.loc 1 71
-	sth %r6, 92(%r9)
-# mem16[w + 94] = t0
+	sth %r3, 90(%r6)
+# mem16[w + 92] = t0
 	.loc 1 72
-	sth %r6, 94(%r9)
-# t0 = 512
+	sth %r3, 92(%r6)
+# mem16[w + 94] = t0
 	.loc 1 73
-	li %r6, 512
-# mem16[w + 96] = t0
+	sth %r3, 94(%r6)
+# t0 = 512
 	.loc 1 74
-	sth %r6, 96(%r9)
-# mem16[w + 98] = t0
+	li %r3, 512
+# mem16[w + 96] = t0
 	.loc 1 75
-	sth %r6, 98(%r9)
-# mem16[w + 100] = t0
+	sth %r3, 96(%r6)
+# mem16[w + 98] = t0
 	.loc 1 76
-	sth %r6, 100(%r9)
-# mem16[w + 102] = t0
+	sth %r3, 98(%r6)
+# mem16[w + 100] = t0
 	.loc 1 77
-	sth %r6, 102(%r9)
-# mem16[w + 104] = t0
+	sth %r3, 100(%r6)
+# mem16[w + 102] = t0
 	.loc 1 78
-	sth %r6, 104(%r9)
-# mem16[w + 106] = t0
+	sth %r3, 102(%r6)
+# mem16[w + 104] = t0
 	.loc 1 79
-	sth %r6, 106(%r9)
-# mem16[w + 108] = t0
+	sth %r3, 104(%r6)
+# mem16[w + 106] = t0
 	.loc 1 80
-	sth %r6, 108(%r9)
-# mem16[w + 110] = t0
+	sth %r3, 106(%r6)
+# mem16[w + 108] = t0
 	.loc 1 81
-	sth %r6, 110(%r9)
-# t0 = 455
+	sth %r3, 108(%r6)
+# mem16[w + 110] = t0
 	.loc 1 82
-	li %r6, 455
-# mem16[w + 112] = t0
+	sth %r3, 110(%r6)
+# t0 = 455
 	.loc 1 83
-	sth %r6, 112(%r9)
-# mem16[w + 114] = t0
+	li %r3, 455
+# mem16[w + 112] = t0
 	.loc 1 84
-	sth %r6, 114(%r9)
-# mem16[w + 116] = t0
+	sth %r3, 112(%r6)
+# mem16[w + 114] = t0
 	.loc 1 85
-	sth %r6, 116(%r9)
-# mem16[w + 118] = t0
+	sth %r3, 114(%r6)
+# mem16[w + 116] = t0
 	.loc 1 86
-	sth %r6, 118(%r9)
-# mem16[w + 120] = t0
+	sth %r3, 116(%r6)
+# mem16[w + 118] = t0
 	.loc 1 87
-	sth %r6, 120(%r9)
-# mem16[w + 122] = t0
+	sth %r3, 118(%r6)
+# mem16[w + 120] = t0
 	.loc 1 88
-	sth %r6, 122(%r9)
-# mem16[w + 124] = t0
+	sth %r3, 120(%r6)
+# mem16[w + 122] = t0
 	.loc 1 89
-	sth %r6, 124(%r9)
-# mem16[w + 126] = t0
+	sth %r3, 122(%r6)
+# mem16[w + 124] = t0
 	.loc 1 90
-	sth %r6, 126(%r9)
-# t0 = 72
+	sth %r3, 124(%r6)
+# mem16[w + 126] = t0
 	.loc 1 91
-	li %r6, 72
-# mem16[w + 128] = t0
+	sth %r3, 126(%r6)
+# t0 = 72
 	.loc 1 92
-	sth %r6, 128(%r9)
-# mem16[w + 130] = t0
+	li %r3, 72
+# mem16[w + 128] = t0
 	.loc 1 93
-	sth %r6, 130(%r9)
-# mem16[w + 132] = t0
+	sth %r3, 128(%r6)
+# mem16[w + 130] = t0
 	.loc 1 94
-	sth %r6, 132(%r9)
-# mem16[w + 134] = t0
+	sth %r3, 130(%r6)
+# mem16[w + 132] = t0
 	.loc 1 95
-	sth %r6, 134(%r9)
-# mem16[w + 136] = t0
+	sth %r3, 132(%r6)
+# mem16[w + 134] = t0
 	.loc 1 96
-	sth %r6, 136(%r9)
-# mem16[w + 138] = t0
+	sth %r3, 134(%r6)
+# mem16[w + 136] = t0
 	.loc 1 97
-	sth %r6, 138(%r9)
-# mem16[w + 140] = t0
+	sth %r3, 136(%r6)
+# mem16[w + 138] = t0
 	.loc 1 98
-	sth %r6, 140(%r9)
-# mem16[w + 142] = t0
+	sth %r3, 138(%r6)
+# mem16[w + 140] = t0
 	.loc 1 99
-	sth %r6, 142(%r9)
-# t0 = 36
+	sth %r3, 140(%r6)
+# mem16[w + 142] = t0
 	.loc 1 100
-	li %r6, 36
-# mem16[w + 144] = t0
+	sth %r3, 142(%r6)
+# t0 = 36
 	.loc 1 101
-	sth %r6, 144(%r9)
-# mem16[w + 146] = t0
+	li %r3, 36
+# mem16[w + 144] = t0
 	.loc 1 102
-	sth %r6, 146(%r9)
-# mem16[w + 148] = t0
+	sth %r3, 144(%r6)
+# mem16[w + 146] = t0
 	.loc 1 103
-	sth %r6, 148(%r9)
-# mem16[w + 150] = t0
+	sth %r3, 146(%r6)
+# mem16[w + 148] = t0
 	.loc 1 104
-	sth %r6, 150(%r9)
-# mem16[w + 152] = t0
+	sth %r3, 148(%r6)
+# mem16[w + 150] = t0
 	.loc 1 105
-	sth %r6, 152(%r9)
-# mem16[w + 154] = t0
+	sth %r3, 150(%r6)
+# mem16[w + 152] = t0
 	.loc 1 106
-	sth %r6, 154(%r9)
-# mem16[w + 156] = t0
+	sth %r3, 152(%r6)
+# mem16[w + 154] = t0
 	.loc 1 107
-	sth %r6, 156(%r9)
-# mem16[w + 158] = t0
+	sth %r3, 154(%r6)
+# mem16[w + 156] = t0
 	.loc 1 108
-	sth %r6, 158(%r9)
-# t0 = 457
+	sth %r3, 156(%r6)
+# mem16[w + 158] = t0
 	.loc 1 109
-	li %r6, 457
-# mem16[w + 160] = t0
+	sth %r3, 158(%r6)
+# t0 = 457
 	.loc 1 110
-	sth %r6, 160(%r9)
-# mem16[w + 162] = t0
+	li %r3, 457
+# mem16[w + 160] = t0
 	.loc 1 111
-	sth %r6, 162(%r9)
-# mem16[w + 164] = t0
+	sth %r3, 160(%r6)
+# mem16[w + 162] = t0
 	.loc 1 112
-	sth %r6, 164(%r9)
-# mem16[w + 166] = t0
+	sth %r3, 162(%r6)
+# mem16[w + 164] = t0
 	.loc 1 113
-	sth %r6, 166(%r9)
-# mem16[w + 168] = t0
+	sth %r3, 164(%r6)
+# mem16[w + 166] = t0
 	.loc 1 114
-	sth %r6, 168(%r9)
-# mem16[w + 170] = t0
+	sth %r3, 166(%r6)
+# mem16[w + 168] = t0
 	.loc 1 115
-	sth %r6, 170(%r9)
-# mem16[w + 172] = t0
+	sth %r3, 168(%r6)
+# mem16[w + 170] = t0
 	.loc 1 116
-	sth %r6, 172(%r9)
-# mem16[w + 174] = t0
+	sth %r3, 170(%r6)
+# mem16[w + 172] = t0
 	.loc 1 117
-	sth %r6, 174(%r9)
-# t0 = 0
+	sth %r3, 172(%r6)
+# mem16[w + 174] = t0
 	.loc 1 118
-	li %r6, 0
-# mem16[w + 176] = t0
+	sth %r3, 174(%r6)
+# t0 = -1635
 	.loc 1 119
-	sth %r6, 176(%r9)
-# t0 = -1
+	li %r3, -1635
+# mem16[w + 176] = t0
 	.loc 1 120
-	li %r6, -1
+	sth %r3, 176(%r6)
 # mem16[w + 178] = t0
 	.loc 1 121
-	sth %r6, 178(%r9)
+	sth %r3, 178(%r6)
 # mem16[w + 180] = t0
 	.loc 1 122
-	sth %r6, 180(%r9)
+	sth %r3, 180(%r6)
 # mem16[w + 182] = t0
 	.loc 1 123
-	sth %r6, 182(%r9)
+	sth %r3, 182(%r6)
 # mem16[w + 184] = t0
 	.loc 1 124
-	sth %r6, 184(%r9)
+	sth %r3, 184(%r6)
 # mem16[w + 186] = t0
 	.loc 1 125
-	sth %r6, 186(%r9)
+	sth %r3, 186(%r6)
 # mem16[w + 188] = t0
 	.loc 1 126
-	sth %r6, 188(%r9)
+	sth %r3, 188(%r6)
 # mem16[w + 190] = t0
 	.loc 1 127
-	sth %r6, 190(%r9)
-# pa = 107296
+	sth %r3, 190(%r6)
+# t0 = -10369
 	.loc 1 128
-	lis %r6, 1
-	ori %r6, %r6, 41760
-# pa = w + pa
+	li %r3, -10369
+# mem16[w + 192] = t0
 	.loc 1 129
-	add %r6, %r9, %r6
-# z0 = 0
+	sth %r3, 192(%r6)
+# mem16[w + 194] = t0
 	.loc 1 130
-	vxor %v0, %v0, %v0
-# mem128[pa] = z0
+	sth %r3, 194(%r6)
+# mem16[w + 196] = t0
 	.loc 1 131
-	stvx %v0, 0, %r6
-# mem128[pa + 16] = z0
+	sth %r3, 196(%r6)
+# mem16[w + 198] = t0
 	.loc 1 132
-	li %r0, 16
-	stvx %v0, %r6, %r0
-# mem128[pa + 32] = z0
+	sth %r3, 198(%r6)
+# mem16[w + 200] = t0
 	.loc 1 133
-	li %r0, 32
-	stvx %v0, %r6, %r0
-# mem128[pa + 48] = z0
+	sth %r3, 200(%r6)
+# mem16[w + 202] = t0
 	.loc 1 134
-	li %r0, 48
-	stvx %v0, %r6, %r0
-# mem128[pa + 64] = z0
+	sth %r3, 202(%r6)
+# mem16[w + 204] = t0
 	.loc 1 135
-	li %r0, 64
-	stvx %v0, %r6, %r0
-# pa = 105584
+	sth %r3, 204(%r6)
+# mem16[w + 206] = t0
 	.loc 1 136
-	lis %r6, 1
-	ori %r6, %r6, 40048
-# pa = w + pa
+	sth %r3, 206(%r6)
+# t0 = 0
 	.loc 1 137
-	add %r8, %r9, %r6
-# i1 = 214
+	li %r3, 0
+# mem16[w + 208] = t0
+	.loc 1 138
+	sth %r3, 208(%r6)
+# t0 = -1
 	.loc 1 139
-	li %r6, 214
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop1:
-# t0 = mem8[pb]
+	li %r3, -1
+# mem16[w + 210] = t0
+	.loc 1 140
+	sth %r3, 210(%r6)
+# mem16[w + 212] = t0
 	.loc 1 141
-	lbz %r10, 0(%r4)
-# t1 = mem8[pb + 1]
+	sth %r3, 212(%r6)
+# mem16[w + 214] = t0
 	.loc 1 142
-	lbz %r7, 1(%r4)
-# t1 = t1 << 8
+	sth %r3, 214(%r6)
+# mem16[w + 216] = t0
 	.loc 1 143
-	slwi %r7, %r7, 8
-# t0 = t0 | t1
+	sth %r3, 216(%r6)
+# mem16[w + 218] = t0
 	.loc 1 144
-	or %r10, %r10, %r7
-# mem16[pa] = t0
+	sth %r3, 218(%r6)
+# mem16[w + 220] = t0
 	.loc 1 145
-	sth %r10, 0(%r8)
-# t0 = mem8[pb + 2]
+	sth %r3, 220(%r6)
+# mem16[w + 222] = t0
 	.loc 1 146
-	lbz %r7, 2(%r4)
-# t1 = mem8[pb + 3]
+	sth %r3, 222(%r6)
+# t0 = 0
 	.loc 1 147
-	lbz %r10, 3(%r4)
-# t1 = t1 << 8
+	li %r3, 0
+# mem16[w + 224] = t0
 	.loc 1 148
-	slwi %r10, %r10, 8
-# t0 = t0 | t1
+	sth %r3, 224(%r6)
+# mem16[w + 226] = t0
 	.loc 1 149
-	or %r7, %r7, %r10
-# mem16[pa + 2] = t0
+	sth %r3, 226(%r6)
+# t0 = -1
 	.loc 1 150
-	sth %r7, 2(%r8)
-# t0 = mem8[pb + 4]
+	li %r3, -1
+# mem16[w + 228] = t0
 	.loc 1 151
-	lbz %r7, 4(%r4)
-# t1 = mem8[pb + 5]
+	sth %r3, 228(%r6)
+# mem16[w + 230] = t0
 	.loc 1 152
-	lbz %r10, 5(%r4)
-# t1 = t1 << 8
+	sth %r3, 230(%r6)
+# mem16[w + 232] = t0
 	.loc 1 153
-	slwi %r10, %r10, 8
-# t0 = t0 | t1
+	sth %r3, 232(%r6)
+# mem16[w + 234] = t0
 	.loc 1 154
-	or %r7, %r7, %r10
-# mem16[pa + 4] = t0
+	sth %r3, 234(%r6)
+# mem16[w + 236] = t0
 	.loc 1 155
-	sth %r7, 4(%r8)
-# t0 = mem8[pb + 6]
+	sth %r3, 236(%r6)
+# mem16[w + 238] = t0
 	.loc 1 156
-	lbz %r7, 6(%r4)
-# t1 = mem8[pb + 7]
+	sth %r3, 238(%r6)
+# pa = 158560
 	.loc 1 157
-	lbz %r10, 7(%r4)
-# t1 = t1 << 8
-	.loc 1 158
-	slwi %r10, %r10, 8
-# t0 = t0 | t1
-	.loc 1 159
-	or %r7, %r7, %r10
-# mem16[pa + 6] = t0
-	.loc 1 160
-	sth %r7, 6(%r8)
-# pa = pa + 8
-	.loc 1 161
-	addi %r8, %r8, 8
-# pb = pb + 8
-	.loc 1 162
-	addi %r4, %r4, 8
-# i1 = i1 - 1
-	.loc 1 163
-	addi %r6, %r6, -1
-# =? i1 - 0
-	.loc 1 164
-	cmplwi %cr0, %r6, 0
-# goto loop1 if !=
-	.loc 1 165
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop1
-# t0 = mem8[pb]
-	.loc 1 166
-	lbz %r6, 0(%r4)
-# t1 = mem8[pb + 1]
-	.loc 1 167
-	lbz %r4, 1(%r4)
-# t1 = t1 << 8
-	.loc 1 168
-	slwi %r4, %r4, 8
-# t0 = t0 | t1
-	.loc 1 169
-	or %r6, %r6, %r4
-# mem16[pa] = t0
-	.loc 1 170
-	sth %r6, 0(%r8)
-# pa = 108224
-	.loc 1 171
-	lis %r4, 1
-	ori %r4, %r4, 42688
+	lis %r3, 2
+	ori %r3, %r3, 27488
 # pa = w + pa
-	.loc 1 172
-	add %r4, %r9, %r4
+	.loc 1 158
+	add %r4, %r6, %r3
 # z0 = 0
-	.loc 1 173
+	.loc 1 159
 	vxor %v0, %v0, %v0
+# i1 = 5
+	.loc 1 160
+	li %r3, 5
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop1:
 # mem128[pa] = z0
-	.loc 1 174
+	.loc 1 162
 	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
-	.loc 1 175
+	.loc 1 163
 	li %r0, 16
 	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
-	.loc 1 176
+	.loc 1 164
 	li %r0, 32
 	stvx %v0, %r4, %r0
-# pa = 107376
-	.loc 1 177
-	lis %r4, 1
-	ori %r4, %r4, 41840
-# pa = w + pa
-	.loc 1 178
-	add %r4, %r9, %r4
-# i1 = 214
-	.loc 1 181
-	li %r6, 214
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop2:
-# t0 = mem8[qa]
-	.loc 1 183
-	lbz %r7, 0(%r5)
-# mem8[qb] = t0
-	.loc 1 184
-	stb %r7, 0(%r4)
-# t0 = mem8[qa + 1]
-	.loc 1 185
-	lbz %r7, 1(%r5)
-# mem8[qb + 1] = t0
-	.loc 1 186
-	stb %r7, 1(%r4)
-# t0 = mem8[qa + 2]
-	.loc 1 187
-	lbz %r7, 2(%r5)
-# mem8[qb + 2] = t0
-	.loc 1 188
-	stb %r7, 2(%r4)
-# t0 = mem8[qa + 3]
-	.loc 1 189
-	lbz %r7, 3(%r5)
-# mem8[qb + 3] = t0
-	.loc 1 190
-	stb %r7, 3(%r4)
-# qa = qa + 4
-	.loc 1 191
-	addi %r5, %r5, 4
-# qb = qb + 4
-	.loc 1 192
-	addi %r4, %r4, 4
+# mem128[pa + 48] = z0
+	.loc 1 165
+	li %r0, 48
+	stvx %v0, %r4, %r0
+# pa = pa + 64
+	.loc 1 166
+	addi %r4, %r4, 64
 # i1 = i1 - 1
+	.loc 1 167
+	addi %r3, %r3, -1
+# =? i1 - 0
+	.loc 1 168
+	cmplwi %cr0, %r3, 0
+# goto loop1 if !=
+	.loc 1 169
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop1
+# mem128[pa] = z0
+	.loc 1 170
+	stvx %v0, 0, %r4
+# pa = 156848
+	.loc 1 171
+	lis %r3, 2
+	ori %r3, %r3, 25776
+# pa = w + pa
+	.loc 1 172
+	add %r7, %r6, %r3
+# pb = in
+	.loc 1 173
+	mr %r10, %r6
+	mr %r4, %r8
+# i1 = 214
+	.loc 1 174
+	li %r6, 214
+	mr %r3, %r9
+	mr %r8, %r3
+	mr %r9, %r4
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop2:
+# t0 = mem8[pb]
+	.loc 1 176
+	lbz %r4, 0(%r9)
+# t1 = mem8[pb + 1]
+	.loc 1 177
+	lbz %r3, 1(%r9)
+# t1 = t1 << 8
+	.loc 1 178
+	slwi %r3, %r3, 8
+# t0 = t0 | t1
+	.loc 1 179
+	or %r4, %r4, %r3
+# mem16[pa] = t0
+	.loc 1 180
+	sth %r4, 0(%r7)
+# t0 = mem8[pb + 2]
+	.loc 1 181
+	lbz %r3, 2(%r9)
+# t1 = mem8[pb + 3]
+	.loc 1 182
+	lbz %r4, 3(%r9)
+# t1 = t1 << 8
+	.loc 1 183
+	slwi %r4, %r4, 8
+# t0 = t0 | t1
+	.loc 1 184
+	or %r3, %r3, %r4
+# mem16[pa + 2] = t0
+	.loc 1 185
+	sth %r3, 2(%r7)
+# t0 = mem8[pb + 4]
+	.loc 1 186
+	lbz %r3, 4(%r9)
+# t1 = mem8[pb + 5]
+	.loc 1 187
+	lbz %r4, 5(%r9)
+# t1 = t1 << 8
+	.loc 1 188
+	slwi %r4, %r4, 8
+# t0 = t0 | t1
+	.loc 1 189
+	or %r3, %r3, %r4
+# mem16[pa + 4] = t0
+	.loc 1 190
+	sth %r3, 4(%r7)
+# t0 = mem8[pb + 6]
+	.loc 1 191
+	lbz %r3, 6(%r9)
+# t1 = mem8[pb + 7]
+	.loc 1 192
+	lbz %r4, 7(%r9)
+# t1 = t1 << 8
 	.loc 1 193
+	slwi %r4, %r4, 8
+# t0 = t0 | t1
+	.loc 1 194
+	or %r3, %r3, %r4
+# mem16[pa + 6] = t0
+	.loc 1 195
+	sth %r3, 6(%r7)
+# pa = pa + 8
+	.loc 1 196
+	addi %r7, %r7, 8
+# pb = pb + 8
+	.loc 1 197
+	addi %r9, %r9, 8
+# i1 = i1 - 1
+	.loc 1 198
 	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 194
+	.loc 1 199
 	cmplwi %cr0, %r6, 0
 # goto loop2 if !=
-	.loc 1 195
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop2
-# t0 = mem8[qa]
-	.loc 1 196
-	lbz %r5, 0(%r5)
-# mem8[qb] = t0
-	.loc 1 197
-	stb %r5, 0(%r4)
-# x7 = mem128[w + 0]
-	.loc 1 198
-	lvx %v4, 0, %r9
-# pa = 107376
-	.loc 1 199
-	lis %r4, 1
-	ori %r4, %r4, 41840
-# pa = w + pa
 	.loc 1 200
-	add %r4, %r9, %r4
-# pb = w + 3776
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop2
+# t0 = mem8[pb]
 	.loc 1 201
-	addi %r5, %r9, 3776
-# z0 = 0
+	mr %r4, %r9
+	lbz %r3, 0(%r4)
+# t1 = mem8[pb + 1]
 	.loc 1 202
-	vxor %v5, %v5, %v5
-# i1 = 14
+	lbz %r4, 1(%r4)
+# t1 = t1 << 8
 	.loc 1 203
-	li %r6, 14
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop3:
-# x2 = mem128[pa]
+	slwi %r4, %r4, 8
+# t0 = t0 | t1
+	.loc 1 204
+	or %r3, %r3, %r4
+# mem16[pa] = t0
 	.loc 1 205
-	lvx %v0, 0, %r4
-# x0 = unpacklo8(z0, x2)
+	sth %r3, 0(%r7)
+# pa = 159744
 	.loc 1 206
-	vmrghb %v1, %v5, %v0
-# x3 = unpackhi8(z0, x2)
+	lis %r3, 2
+	ori %r3, %r3, 28672
+# pa = w + pa
 	.loc 1 207
-	vmrglb %v0, %v5, %v0
-# x1 = x0 & x7
+	mr %r6, %r10
+	add %r4, %r6, %r3
+# z0 = 0
 	.loc 1 208
-	vand %v2, %v1, %v4
-# 8x x0 >>= 1
+	mr %r7, %r6
+	vxor %v0, %v0, %v0
+# i1 = 2
 	.loc 1 209
-	vspltish %v3, 1
-	vsrh %v1, %v1, %v3
-# x0 = x0 & x1
-	.loc 1 210
-	vand %v1, %v1, %v2
-# 8x x1 = x1 - x0
+	li %r6, 2
+	mr %r3, %r8
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop3:
+# mem128[pa] = z0
 	.loc 1 211
-	vsubuhm %v2, %v2, %v1
-# 8x x1 = x1 - x0
+	stvx %v0, 0, %r4
+# mem128[pa + 16] = z0
 	.loc 1 212
-	vsubuhm %v2, %v2, %v1
-# mem128[pb] = x1
-	.loc 1 213
-	stvx %v2, 0, %r5
-# x1 = x3 & x7
-	.loc 1 214
-	vand %v2, %v0, %v4
-# 8x x3 >>= 1
-	.loc 1 215
-	vspltish %v1, 1
-	vsrh %v0, %v0, %v1
-# x3 = x3 & x1
-	.loc 1 216
-	vand %v0, %v0, %v2
-# 8x x1 = x1 - x3
-	.loc 1 217
-	vsubuhm %v2, %v2, %v0
-# 8x x1 = x1 - x3
-	.loc 1 218
-	vsubuhm %v2, %v2, %v0
-# mem128[pb + 16] = x1
-	.loc 1 219
 	li %r0, 16
-	stvx %v2, %r5, %r0
-# x2 = mem128[pa + 16]
+	stvx %v0, %r4, %r0
+# mem128[pa + 32] = z0
+	.loc 1 213
+	li %r0, 32
+	stvx %v0, %r4, %r0
+# mem128[pa + 48] = z0
+	.loc 1 214
+	li %r0, 48
+	stvx %v0, %r4, %r0
+# pa = pa + 64
+	.loc 1 215
+	addi %r4, %r4, 64
+# i1 = i1 - 1
+	.loc 1 216
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 217
+	cmplwi %cr0, %r6, 0
+# goto loop3 if !=
+	.loc 1 218
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop3
+# mem128[pa] = z0
+	.loc 1 219
+	stvx %v0, 0, %r4
+# mem128[pa + 16] = z0
 	.loc 1 220
 	li %r0, 16
-	lvx %v0, %r4, %r0
-# x0 = unpacklo8(z0, x2)
+	stvx %v0, %r4, %r0
+# mem128[pa + 32] = z0
 	.loc 1 221
-	vmrghb %v1, %v5, %v0
-# x3 = unpackhi8(z0, x2)
+	li %r0, 32
+	stvx %v0, %r4, %r0
+# pa = 158896
 	.loc 1 222
-	vmrglb %v2, %v5, %v0
-# x1 = x0 & x7
+	lis %r4, 2
+	ori %r4, %r4, 27824
+# pa = w + pa
 	.loc 1 223
-	vand %v3, %v1, %v4
-# 8x x0 >>= 1
+	mr %r6, %r7
+	add %r4, %r6, %r4
+# qa = k
 	.loc 1 224
-	vspltish %v0, 1
-	vsrh %v1, %v1, %v0
-# x0 = x0 & x1
-	.loc 1 225
-	vand %v1, %v1, %v3
-# 8x x1 = x1 - x0
+	mr %r8, %r6
+# i1 = 214
 	.loc 1 226
-	vsubuhm %v3, %v3, %v1
-# 8x x1 = x1 - x0
-	.loc 1 227
-	vsubuhm %v3, %v3, %v1
-# mem128[pb + 32] = x1
+	li %r6, 214
+	mr %r7, %r3
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop4:
+# t0 = mem8[qa]
 	.loc 1 228
-	li %r0, 32
-	stvx %v3, %r5, %r0
-# x1 = x3 & x7
+	lbz %r3, 0(%r5)
+# mem8[qb] = t0
 	.loc 1 229
-	vand %v1, %v2, %v4
-# 8x x3 >>= 1
+	stb %r3, 0(%r4)
+# t0 = mem8[qa + 1]
 	.loc 1 230
-	vspltish %v0, 1
-	vsrh %v2, %v2, %v0
-# x3 = x3 & x1
+	lbz %r3, 1(%r5)
+# mem8[qb + 1] = t0
 	.loc 1 231
-	vand %v2, %v2, %v1
-# 8x x1 = x1 - x3
+	stb %r3, 1(%r4)
+# t0 = mem8[qa + 2]
 	.loc 1 232
-	vsubuhm %v1, %v1, %v2
-# 8x x1 = x1 - x3
+	lbz %r3, 2(%r5)
+# mem8[qb + 2] = t0
 	.loc 1 233
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 48] = x1
+	stb %r3, 2(%r4)
+# t0 = mem8[qa + 3]
 	.loc 1 234
-	li %r0, 48
-	stvx %v1, %r5, %r0
-# x2 = mem128[pa + 32]
+	lbz %r3, 3(%r5)
+# mem8[qb + 3] = t0
 	.loc 1 235
-	li %r0, 32
-	lvx %v0, %r4, %r0
-# x0 = unpacklo8(z0, x2)
+	stb %r3, 3(%r4)
+# qa = qa + 4
 	.loc 1 236
-	vmrghb %v1, %v5, %v0
-# x3 = unpackhi8(z0, x2)
+	addi %r5, %r5, 4
+# qb = qb + 4
 	.loc 1 237
-	vmrglb %v2, %v5, %v0
-# x1 = x0 & x7
+	addi %r4, %r4, 4
+# i1 = i1 - 1
 	.loc 1 238
-	vand %v3, %v1, %v4
-# 8x x0 >>= 1
+	addi %r6, %r6, -1
+# =? i1 - 0
 	.loc 1 239
-	vspltish %v0, 1
-	vsrh %v1, %v1, %v0
-# x0 = x0 & x1
+	cmplwi %cr0, %r6, 0
+# goto loop4 if !=
 	.loc 1 240
-	vand %v1, %v1, %v3
-# 8x x1 = x1 - x0
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop4
+# t0 = mem8[qa]
 	.loc 1 241
-	vsubuhm %v3, %v3, %v1
-# 8x x1 = x1 - x0
+	lbz %r3, 0(%r5)
+# mem8[qb] = t0
 	.loc 1 242
-	vsubuhm %v3, %v3, %v1
-# mem128[pb + 64] = x1
+	stb %r3, 0(%r4)
+# x7 = mem128[w + 0]
 	.loc 1 243
-	li %r0, 64
-	stvx %v3, %r5, %r0
-# x1 = x3 & x7
+	mr %r6, %r8
+	lvx %v0, 0, %r6
+# pa = 158896
 	.loc 1 244
-	vand %v1, %v2, %v4
-# 8x x3 >>= 1
+	lis %r3, 2
+	ori %r3, %r3, 27824
+# pa = w + pa
 	.loc 1 245
-	vspltish %v0, 1
-	vsrh %v2, %v2, %v0
-# x3 = x3 & x1
+	add %r4, %r6, %r3
+# pb = w + 4336
 	.loc 1 246
-	vand %v2, %v2, %v1
-# 8x x1 = x1 - x3
+	addi %r5, %r6, 4336
+# z0 = 0
 	.loc 1 247
-	vsubuhm %v1, %v1, %v2
-# 8x x1 = x1 - x3
+	mr %r9, %r6
+	vxor %v1, %v1, %v1
+# i1 = 16
 	.loc 1 248
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 80] = x1
-	.loc 1 249
-	li %r0, 80
-	stvx %v1, %r5, %r0
-# x2 = mem128[pa + 48]
+	li %r6, 16
+	mr %r3, %r7
+	mr %r8, %r3
+	vor %v4, %v0, %v0
+	vor %v5, %v1, %v1
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop5:
+# x2 = mem128[pa]
 	.loc 1 250
-	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, 0, %r4
 # x0 = unpacklo8(z0, x2)
 	.loc 1 251
 	vmrghb %v1, %v5, %v0
 # x3 = unpackhi8(z0, x2)
 	.loc 1 252
-	vmrglb %v2, %v5, %v0
+	vmrglb %v0, %v5, %v0
 # x1 = x0 & x7
 	.loc 1 253
-	vand %v3, %v1, %v4
+	vand %v2, %v1, %v4
 # 8x x0 >>= 1
 	.loc 1 254
+	vspltish %v3, 1
+	vsrh %v1, %v1, %v3
+# x0 = x0 & x1
+	.loc 1 255
+	vand %v1, %v1, %v2
+# 8x x1 = x1 - x0
+	.loc 1 256
+	vsubuhm %v2, %v2, %v1
+# 8x x1 = x1 - x0
+	.loc 1 257
+	vsubuhm %v2, %v2, %v1
+# mem128[pb] = x1
+	.loc 1 258
+	stvx %v2, 0, %r5
+# x1 = x3 & x7
+	.loc 1 259
+	vand %v2, %v0, %v4
+# 8x x3 >>= 1
+	.loc 1 260
+	vspltish %v1, 1
+	vsrh %v0, %v0, %v1
+# x3 = x3 & x1
+	.loc 1 261
+	vand %v0, %v0, %v2
+# 8x x1 = x1 - x3
+	.loc 1 262
+	vsubuhm %v2, %v2, %v0
+# 8x x1 = x1 - x3
+	.loc 1 263
+	vsubuhm %v2, %v2, %v0
+# mem128[pb + 16] = x1
+	.loc 1 264
+	li %r0, 16
+	stvx %v2, %r5, %r0
+# x2 = mem128[pa + 16]
+	.loc 1 265
+	li %r0, 16
+	lvx %v0, %r4, %r0
+# x0 = unpacklo8(z0, x2)
+	.loc 1 266
+	vmrghb %v1, %v5, %v0
+# x3 = unpackhi8(z0, x2)
+	.loc 1 267
+	vmrglb %v2, %v5, %v0
+# x1 = x0 & x7
+	.loc 1 268
+	vand %v3, %v1, %v4
+# 8x x0 >>= 1
+	.loc 1 269
 	vspltish %v0, 1
 	vsrh %v1, %v1, %v0
 # x0 = x0 & x1
-	.loc 1 255
+	.loc 1 270
 	vand %v1, %v1, %v3
 # 8x x1 = x1 - x0
-	.loc 1 256
+	.loc 1 271
 	vsubuhm %v3, %v3, %v1
 # 8x x1 = x1 - x0
-	.loc 1 257
+	.loc 1 272
 	vsubuhm %v3, %v3, %v1
-# mem128[pb + 96] = x1
-	.loc 1 258
-	li %r0, 96
+# mem128[pb + 32] = x1
+	.loc 1 273
+	li %r0, 32
 	stvx %v3, %r5, %r0
 # x1 = x3 & x7
-	.loc 1 259
+	.loc 1 274
 	vand %v1, %v2, %v4
 # 8x x3 >>= 1
-	.loc 1 260
+	.loc 1 275
 	vspltish %v0, 1
 	vsrh %v2, %v2, %v0
 # x3 = x3 & x1
-	.loc 1 261
+	.loc 1 276
 	vand %v2, %v2, %v1
 # 8x x1 = x1 - x3
-	.loc 1 262
+	.loc 1 277
 	vsubuhm %v1, %v1, %v2
 # 8x x1 = x1 - x3
-	.loc 1 263
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 112] = x1
-	.loc 1 264
-	li %r0, 112
-	stvx %v1, %r5, %r0
-# pa = pa + 64
-	.loc 1 265
-	addi %r4, %r4, 64
-# pb = pb + 128
-	.loc 1 266
-	addi %r5, %r5, 128
-# i1 = i1 - 1
-	.loc 1 267
-	addi %r6, %r6, -1
-# =? i1 - 0
-	.loc 1 268
-	cmplwi %cr0, %r6, 0
-# goto loop3 if !=
-	.loc 1 269
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop3
-# x4 = mem128[w + 128]
-	.loc 1 270
-	li %r0, 128
-	lvx %v4, %r9, %r0
-# x5 = mem128[w + 112]
-	.loc 1 271
-	li %r0, 112
-	lvx %v5, %r9, %r0
-# x6 = mem128[w + 64]
-	.loc 1 272
-	li %r0, 64
-	lvx %v6, %r9, %r0
-# x7 = mem128[w + 80]
-	.loc 1 273
-	li %r0, 80
-	lvx %v7, %r9, %r0
-# x3 = mem128[w + 144]
-	.loc 1 274
-	li %r0, 144
-	lvx %v8, %r9, %r0
-# pa = 105584
-	.loc 1 275
-	lis %r4, 1
-	ori %r4, %r4, 40048
-# pa = w + pa
-	.loc 1 276
-	add %r5, %r9, %r4
-# pb = w + 192
-	.loc 1 277
-	addi %r6, %r9, 192
-# pc = w + 1984
 	.loc 1 278
-	addi %r4, %r9, 1984
-# i1 = 28
+	vsubuhm %v1, %v1, %v2
+# mem128[pb + 48] = x1
 	.loc 1 279
-	li %r7, 28
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop4:
-# x0 = mem128[pa]
+	li %r0, 48
+	stvx %v1, %r5, %r0
+# x2 = mem128[pa + 32]
+	.loc 1 280
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x0 = unpacklo8(z0, x2)
 	.loc 1 281
-	lvx %v1, 0, %r5
-# 8x x1 = mulhis15(x0, x6)
+	vmrghb %v1, %v5, %v0
+# x3 = unpackhi8(z0, x2)
 	.loc 1 282
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
-# tv = mem128[w + 96]
+	vmrglb %v2, %v5, %v0
+# x1 = x0 & x7
 	.loc 1 283
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
+	vand %v3, %v1, %v4
+# 8x x0 >>= 1
 	.loc 1 284
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
+	vspltish %v0, 1
+	vsrh %v1, %v1, %v0
+# x0 = x0 & x1
 	.loc 1 285
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
+	vand %v1, %v1, %v3
+# 8x x1 = x1 - x0
 	.loc 1 286
-	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
-# 8x x0 = x0 - x1
+	vsubuhm %v3, %v3, %v1
+# 8x x1 = x1 - x0
 	.loc 1 287
-	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
+	vsubuhm %v3, %v3, %v1
+# mem128[pb + 64] = x1
 	.loc 1 288
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
+	li %r0, 64
+	stvx %v3, %r5, %r0
+# x1 = x3 & x7
 	.loc 1 289
-	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc] = x1
+	vand %v1, %v2, %v4
+# 8x x3 >>= 1
 	.loc 1 290
-	stvx %v3, 0, %r4
-# 8x x1 = x1 * x4
+	vspltish %v0, 1
+	vsrh %v2, %v2, %v0
+# x3 = x3 & x1
 	.loc 1 291
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
-# 8x x0 = x0 - x1
+	vand %v2, %v2, %v1
+# 8x x1 = x1 - x3
 	.loc 1 292
 	vsubuhm %v1, %v1, %v2
-# mem128[pb] = x0
+# 8x x1 = x1 - x3
 	.loc 1 293
-	stvx %v1, 0, %r6
-# x0 = mem128[pa + 16]
+	vsubuhm %v1, %v1, %v2
+# mem128[pb + 80] = x1
 	.loc 1 294
-	li %r0, 16
-	lvx %v1, %r5, %r0
-# 8x x1 = mulhis15(x0, x6)
+	li %r0, 80
+	stvx %v1, %r5, %r0
+# x2 = mem128[pa + 48]
 	.loc 1 295
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
-# tv = mem128[w + 96]
+	li %r0, 48
+	lvx %v0, %r4, %r0
+# x0 = unpacklo8(z0, x2)
 	.loc 1 296
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
+	vmrghb %v1, %v5, %v0
+# x3 = unpackhi8(z0, x2)
 	.loc 1 297
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
+	vmrglb %v2, %v5, %v0
+# x1 = x0 & x7
 	.loc 1 298
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
+	vand %v3, %v1, %v4
+# 8x x0 >>= 1
 	.loc 1 299
-	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
-# 8x x0 = x0 - x1
+	vspltish %v0, 1
+	vsrh %v1, %v1, %v0
+# x0 = x0 & x1
 	.loc 1 300
-	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
+	vand %v1, %v1, %v3
+# 8x x1 = x1 - x0
 	.loc 1 301
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
+	vsubuhm %v3, %v3, %v1
+# 8x x1 = x1 - x0
 	.loc 1 302
-	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc + 16] = x1
+	vsubuhm %v3, %v3, %v1
+# mem128[pb + 96] = x1
 	.loc 1 303
-	li %r0, 16
-	stvx %v3, %r4, %r0
-# 8x x1 = x1 * x4
+	li %r0, 96
+	stvx %v3, %r5, %r0
+# x1 = x3 & x7
 	.loc 1 304
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
-# 8x x0 = x0 - x1
+	vand %v1, %v2, %v4
+# 8x x3 >>= 1
 	.loc 1 305
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 16] = x0
+	vspltish %v0, 1
+	vsrh %v2, %v2, %v0
+# x3 = x3 & x1
 	.loc 1 306
-	li %r0, 16
-	stvx %v1, %r6, %r0
-# x0 = mem128[pa + 32]
+	vand %v2, %v2, %v1
+# 8x x1 = x1 - x3
 	.loc 1 307
-	li %r0, 32
-	lvx %v1, %r5, %r0
-# 8x x1 = mulhis15(x0, x6)
+	vsubuhm %v1, %v1, %v2
+# 8x x1 = x1 - x3
 	.loc 1 308
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
-# tv = mem128[w + 96]
+	vsubuhm %v1, %v1, %v2
+# mem128[pb + 112] = x1
 	.loc 1 309
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 310
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 311
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
-	.loc 1 312
-	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
-# 8x x0 = x0 - x1
-	.loc 1 313
-	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
-	.loc 1 314
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
-	.loc 1 315
-	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc + 32] = x1
-	.loc 1 316
-	li %r0, 32
-	stvx %v3, %r4, %r0
-# 8x x1 = x1 * x4
-	.loc 1 317
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 318
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 32] = x0
-	.loc 1 319
-	li %r0, 32
-	stvx %v1, %r6, %r0
-# x0 = mem128[pa + 48]
-	.loc 1 320
-	li %r0, 48
-	lvx %v1, %r5, %r0
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 321
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v6, %v0
-# tv = mem128[w + 96]
-	.loc 1 322
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 323
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 324
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
-	.loc 1 325
-	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v7, %v0
-# 8x x0 = x0 - x1
-	.loc 1 326
-	vsubuhm %v1, %v1, %v3
-# 8x x1 = x0 + x3
-	.loc 1 327
-	vadduhm %v2, %v1, %v8
-# 8x x1 = mulhis15(x1, x5)
-	.loc 1 328
-	vspltish %v0, 0
-	vmhaddshs %v3, %v2, %v5, %v0
-# mem128[pc + 48] = x1
-	.loc 1 329
-	li %r0, 48
-	stvx %v3, %r4, %r0
-# 8x x1 = x1 * x4
-	.loc 1 330
-	vspltish %v0, 0
-	vmladduhm %v2, %v3, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 331
-	vsubuhm %v1, %v1, %v2
-# mem128[pb + 48] = x0
-	.loc 1 332
-	li %r0, 48
-	stvx %v1, %r6, %r0
+	li %r0, 112
+	stvx %v1, %r5, %r0
 # pa = pa + 64
-	.loc 1 333
-	addi %r5, %r5, 64
-# pb = pb + 64
-	.loc 1 334
-	addi %r6, %r6, 64
-# pc = pc + 64
-	.loc 1 335
+	.loc 1 310
 	addi %r4, %r4, 64
+# pb = pb + 128
+	.loc 1 311
+	addi %r5, %r5, 128
 # i1 = i1 - 1
+	.loc 1 312
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 313
+	cmplwi %cr0, %r6, 0
+# goto loop5 if !=
+	.loc 1 314
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop5
+# x6 = mem128[w + 64]
+	.loc 1 315
+	mr %r6, %r9
+	li %r0, 64
+	lvx %v0, %r6, %r0
+# x7 = mem128[w + 80]
+	.loc 1 316
+	li %r0, 80
+	lvx %v1, %r6, %r0
+# pa = 156848
+	.loc 1 317
+	lis %r3, 2
+	ori %r3, %r3, 25776
+# pa = w + pa
+	.loc 1 318
+	add %r4, %r6, %r3
+# pb = w + 240
+	.loc 1 319
+	addi %r5, %r6, 240
+# i1 = 32
+	.loc 1 320
+	li %r7, 32
+	mr %r3, %r8
+	vor %v4, %v0, %v0
+	vor %v5, %v1, %v1
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop6:
+# x0 = mem128[pa]
+	.loc 1 322
+	lvx %v1, 0, %r4
+# 8x x1 = mulhis15(x0, x6)
+	.loc 1 323
+	vspltish %v0, 0
+	vmhaddshs %v2, %v1, %v4, %v0
+# tv = mem128[w + 96]
+	.loc 1 324
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x1 = x1 + tv
+	.loc 1 325
+	vadduhm %v2, %v2, %v0
+# (int16) 8x x1 >>= 10
+	.loc 1 326
+	vspltish %v0, 10
+	vsrah %v2, %v2, %v0
+# 8x x1 = x1 * x7
+	.loc 1 327
+	vspltish %v0, 0
+	vmladduhm %v3, %v2, %v5, %v0
+# 8x x0 = x0 - x1
+	.loc 1 328
+	vsubuhm %v1, %v1, %v3
+# mem128[pb] = x0
+	.loc 1 329
+	stvx %v1, 0, %r5
+# x0 = mem128[pa + 16]
+	.loc 1 330
+	li %r0, 16
+	lvx %v1, %r4, %r0
+# 8x x1 = mulhis15(x0, x6)
+	.loc 1 331
+	vspltish %v0, 0
+	vmhaddshs %v2, %v1, %v4, %v0
+# tv = mem128[w + 96]
+	.loc 1 332
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x1 = x1 + tv
+	.loc 1 333
+	vadduhm %v2, %v2, %v0
+# (int16) 8x x1 >>= 10
+	.loc 1 334
+	vspltish %v0, 10
+	vsrah %v2, %v2, %v0
+# 8x x1 = x1 * x7
+	.loc 1 335
+	vspltish %v0, 0
+	vmladduhm %v3, %v2, %v5, %v0
+# 8x x0 = x0 - x1
 	.loc 1 336
+	vsubuhm %v1, %v1, %v3
+# mem128[pb + 16] = x0
+	.loc 1 337
+	li %r0, 16
+	stvx %v1, %r5, %r0
+# x0 = mem128[pa + 32]
+	.loc 1 338
+	li %r0, 32
+	lvx %v1, %r4, %r0
+# 8x x1 = mulhis15(x0, x6)
+	.loc 1 339
+	vspltish %v0, 0
+	vmhaddshs %v2, %v1, %v4, %v0
+# tv = mem128[w + 96]
+	.loc 1 340
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x1 = x1 + tv
+	.loc 1 341
+	vadduhm %v2, %v2, %v0
+# (int16) 8x x1 >>= 10
+	.loc 1 342
+	vspltish %v0, 10
+	vsrah %v2, %v2, %v0
+# 8x x1 = x1 * x7
+	.loc 1 343
+	vspltish %v0, 0
+	vmladduhm %v3, %v2, %v5, %v0
+# 8x x0 = x0 - x1
+	.loc 1 344
+	vsubuhm %v1, %v1, %v3
+# mem128[pb + 32] = x0
+	.loc 1 345
+	li %r0, 32
+	stvx %v1, %r5, %r0
+# x0 = mem128[pa + 48]
+	.loc 1 346
+	li %r0, 48
+	lvx %v1, %r4, %r0
+# 8x x1 = mulhis15(x0, x6)
+	.loc 1 347
+	vspltish %v0, 0
+	vmhaddshs %v2, %v1, %v4, %v0
+# tv = mem128[w + 96]
+	.loc 1 348
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x1 = x1 + tv
+	.loc 1 349
+	vadduhm %v2, %v2, %v0
+# (int16) 8x x1 >>= 10
+	.loc 1 350
+	vspltish %v0, 10
+	vsrah %v2, %v2, %v0
+# 8x x1 = x1 * x7
+	.loc 1 351
+	vspltish %v0, 0
+	vmladduhm %v3, %v2, %v5, %v0
+# 8x x0 = x0 - x1
+	.loc 1 352
+	vsubuhm %v1, %v1, %v3
+# mem128[pb + 48] = x0
+	.loc 1 353
+	li %r0, 48
+	stvx %v1, %r5, %r0
+# pa = pa + 64
+	.loc 1 354
+	addi %r4, %r4, 64
+# pb = pb + 64
+	.loc 1 355
+	addi %r5, %r5, 64
+# i1 = i1 - 1
+	.loc 1 356
 	addi %r7, %r7, -1
 # =? i1 - 0
-	.loc 1 337
-	cmplwi %cr0, %r7, 0
-# goto loop4 if !=
-	.loc 1 338
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop4
-# pa = w + 192
-	.loc 1 339
-	addi %r6, %r9, 192
-# pb = 42080
-	.loc 1 340
-	lis %r4, 0
-	ori %r4, %r4, 42080
-# pb = w + pb
-	.loc 1 341
-	add %r7, %r9, %r4
-# i0 = 2
-	.loc 1 342
-	li %r4, 2
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop5:
-# qa = pa
-	.loc 1 344
-	mr %r8, %r6
-# qb = pa + 896
-	.loc 1 345
-	addi %r10, %r6, 896
-# qc = pb
-	.loc 1 346
-	mr %r5, %r7
-# i1 = 14
-	.loc 1 347
-	li %r11, 14
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop6:
-# x0 = mem128[qa]
-	.loc 1 349
-	lvx %v0, 0, %r8
-# x1 = mem128[qb]
-	.loc 1 350
-	lvx %v1, 0, %r10
-# mem128[qc] = x0
-	.loc 1 351
-	stvx %v0, 0, %r5
-# mem128[qc + 1792] = x1
-	.loc 1 352
-	li %r0, 1792
-	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
-	.loc 1 353
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 896] = x0
-	.loc 1 354
-	li %r0, 896
-	stvx %v0, %r5, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 355
-	li %r0, 16
-	lvx %v0, %r8, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 356
-	li %r0, 16
-	lvx %v1, %r10, %r0
-# mem128[qc + 16] = x0
 	.loc 1 357
-	li %r0, 16
-	stvx %v0, %r5, %r0
-# mem128[qc + 1808] = x1
-	.loc 1 358
-	li %r0, 1808
-	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
-	.loc 1 359
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 912] = x0
-	.loc 1 360
-	li %r0, 912
-	stvx %v0, %r5, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 361
-	li %r0, 32
-	lvx %v0, %r8, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 362
-	li %r0, 32
-	lvx %v1, %r10, %r0
-# mem128[qc + 32] = x0
-	.loc 1 363
-	li %r0, 32
-	stvx %v0, %r5, %r0
-# mem128[qc + 1824] = x1
-	.loc 1 364
-	li %r0, 1824
-	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
-	.loc 1 365
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 928] = x0
-	.loc 1 366
-	li %r0, 928
-	stvx %v0, %r5, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 367
-	li %r0, 48
-	lvx %v0, %r8, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 368
-	li %r0, 48
-	lvx %v1, %r10, %r0
-# mem128[qc + 48] = x0
-	.loc 1 369
-	li %r0, 48
-	stvx %v0, %r5, %r0
-# mem128[qc + 1840] = x1
-	.loc 1 370
-	li %r0, 1840
-	stvx %v1, %r5, %r0
-# 8x x0 = x0 + x1
-	.loc 1 371
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 944] = x0
-	.loc 1 372
-	li %r0, 944
-	stvx %v0, %r5, %r0
-# qa = qa + 64
-	.loc 1 373
-	addi %r8, %r8, 64
-# qb = qb + 64
-	.loc 1 374
-	addi %r10, %r10, 64
-# qc = qc + 64
-	.loc 1 375
-	addi %r5, %r5, 64
-# i1 = i1 - 1
-	.loc 1 376
-	addi %r11, %r11, -1
-# =? i1 - 0
-	.loc 1 377
-	cmplwi %cr0, %r11, 0
+	cmplwi %cr0, %r7, 0
 # goto loop6 if !=
-	.loc 1 378
+	.loc 1 358
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop6
-# pa = pa + 1792
-	.loc 1 379
-	addi %r6, %r6, 1792
-# pb = pb + 2688
-	.loc 1 380
-	addi %r7, %r7, 2688
-# i0 = i0 - 1
-	.loc 1 381
-	addi %r4, %r4, -1
-# =? i0 - 0
-	.loc 1 382
-	cmplwi %cr0, %r4, 0
-# goto loop5 if !=
-	.loc 1 383
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop5
-# pa = w + 3776
-	.loc 1 384
-	addi %r5, %r9, 3776
-# pb = 63248
-	.loc 1 385
-	lis %r4, 0
-	ori %r4, %r4, 63248
-# pb = w + pb
-	.loc 1 386
-	add %r6, %r9, %r4
-# qb = pa + 896
-	.loc 1 388
-	addi %r4, %r5, 896
-# i1 = 14
-	.loc 1 390
-	li %r7, 14
+# pa = w + 240
+	.loc 1 359
+	addi %r5, %r6, 240
+# pb = w + 27120
+	.loc 1 360
+	addi %r4, %r6, 27120
+# qa = pa
+	.loc 1 361
+	mr %r9, %r6
+# qb = pa + 1024
+	.loc 1 362
+	addi %r6, %r5, 1024
+# i1 = 16
+	.loc 1 364
+	li %r7, 16
+	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop7:
 # x0 = mem128[qa]
-	.loc 1 392
+	.loc 1 366
 	lvx %v0, 0, %r5
 # x1 = mem128[qb]
-	.loc 1 393
-	lvx %v1, 0, %r4
+	.loc 1 367
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
-	.loc 1 394
-	stvx %v0, 0, %r6
-# mem128[qc + 1792] = x1
-	.loc 1 395
-	li %r0, 1792
-	stvx %v1, %r6, %r0
+	.loc 1 368
+	stvx %v0, 0, %r4
+# mem128[qc + 2048] = x1
+	.loc 1 369
+	li %r0, 2048
+	stvx %v1, %r4, %r0
 # 8x x0 = x0 + x1
-	.loc 1 396
+	.loc 1 370
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 896] = x0
-	.loc 1 397
-	li %r0, 896
-	stvx %v0, %r6, %r0
+# mem128[qc + 1024] = x0
+	.loc 1 371
+	li %r0, 1024
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 398
+	.loc 1 372
 	li %r0, 16
 	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
-	.loc 1 399
+	.loc 1 373
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
-	.loc 1 400
+	.loc 1 374
 	li %r0, 16
-	stvx %v0, %r6, %r0
-# mem128[qc + 1808] = x1
-	.loc 1 401
-	li %r0, 1808
-	stvx %v1, %r6, %r0
+	stvx %v0, %r4, %r0
+# mem128[qc + 2064] = x1
+	.loc 1 375
+	li %r0, 2064
+	stvx %v1, %r4, %r0
 # 8x x0 = x0 + x1
-	.loc 1 402
+	.loc 1 376
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 912] = x0
-	.loc 1 403
-	li %r0, 912
-	stvx %v0, %r6, %r0
+# mem128[qc + 1040] = x0
+	.loc 1 377
+	li %r0, 1040
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 404
+	.loc 1 378
 	li %r0, 32
 	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
-	.loc 1 405
+	.loc 1 379
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
-	.loc 1 406
+	.loc 1 380
 	li %r0, 32
-	stvx %v0, %r6, %r0
-# mem128[qc + 1824] = x1
+	stvx %v0, %r4, %r0
+# mem128[qc + 2080] = x1
+	.loc 1 381
+	li %r0, 2080
+	stvx %v1, %r4, %r0
+# 8x x0 = x0 + x1
+	.loc 1 382
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 1056] = x0
+	.loc 1 383
+	li %r0, 1056
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 384
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 385
+	li %r0, 48
+	lvx %v1, %r6, %r0
+# mem128[qc + 48] = x0
+	.loc 1 386
+	li %r0, 48
+	stvx %v0, %r4, %r0
+# mem128[qc + 2096] = x1
+	.loc 1 387
+	li %r0, 2096
+	stvx %v1, %r4, %r0
+# 8x x0 = x0 + x1
+	.loc 1 388
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 1072] = x0
+	.loc 1 389
+	li %r0, 1072
+	stvx %v0, %r4, %r0
+# qa = qa + 64
+	.loc 1 390
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 391
+	addi %r6, %r6, 64
+# qc = qc + 64
+	.loc 1 392
+	addi %r4, %r4, 64
+# i1 = i1 - 1
+	.loc 1 393
+	addi %r7, %r7, -1
+# =? i1 - 0
+	.loc 1 394
+	cmplwi %cr0, %r7, 0
+# goto loop7 if !=
+	.loc 1 395
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop7
+# pa = w + 4336
+	.loc 1 396
+	mr %r6, %r9
+	addi %r4, %r6, 4336
+# pb = 99824
+	.loc 1 397
+	lis %r3, 1
+	ori %r3, %r3, 34288
+# pb = w + pb
+	.loc 1 398
+	add %r7, %r6, %r3
+# qa = pa
+	.loc 1 399
+	mr %r9, %r6
+# qb = pa + 1024
+	.loc 1 400
+	addi %r5, %r4, 1024
+# i1 = 16
+	.loc 1 402
+	li %r6, 16
+	mr %r3, %r8
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop8:
+# x0 = mem128[qa]
+	.loc 1 404
+	lvx %v0, 0, %r4
+# x1 = mem128[qb]
+	.loc 1 405
+	lvx %v1, 0, %r5
+# mem128[qc] = x0
+	.loc 1 406
+	stvx %v0, 0, %r7
+# mem128[qc + 2048] = x1
 	.loc 1 407
-	li %r0, 1824
-	stvx %v1, %r6, %r0
+	li %r0, 2048
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 408
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 928] = x0
+# mem128[qc + 1024] = x0
 	.loc 1 409
-	li %r0, 928
-	stvx %v0, %r6, %r0
-# x0 = mem128[qa + 48]
+	li %r0, 1024
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
 	.loc 1 410
-	li %r0, 48
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 48]
+	li %r0, 16
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 16]
 	.loc 1 411
-	li %r0, 48
-	lvx %v1, %r4, %r0
-# mem128[qc + 48] = x0
+	li %r0, 16
+	lvx %v1, %r5, %r0
+# mem128[qc + 16] = x0
 	.loc 1 412
-	li %r0, 48
-	stvx %v0, %r6, %r0
-# mem128[qc + 1840] = x1
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[qc + 2064] = x1
 	.loc 1 413
-	li %r0, 1840
-	stvx %v1, %r6, %r0
+	li %r0, 2064
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 414
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 944] = x0
+# mem128[qc + 1040] = x0
 	.loc 1 415
-	li %r0, 944
-	stvx %v0, %r6, %r0
-# qa = qa + 64
-	.loc 1 416
-	addi %r5, %r5, 64
-# qb = qb + 64
-	.loc 1 417
-	addi %r4, %r4, 64
-# qc = qc + 64
-	.loc 1 418
-	addi %r6, %r6, 64
-# i1 = i1 - 1
-	.loc 1 419
-	addi %r7, %r7, -1
-# =? i1 - 0
-	.loc 1 420
-	cmplwi %cr0, %r7, 0
-# goto loop7 if !=
-	.loc 1 421
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop7
-# pa = 42080
-	.loc 1 422
-	lis %r4, 0
-	ori %r4, %r4, 42080
-# pa = w + pa
-	.loc 1 423
-	add %r4, %r9, %r4
-# pb = w + 5568
-	.loc 1 424
-	addi %r5, %r9, 5568
-# i0 = 6
-	.loc 1 425
-	li %r6, 6
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop8:
-# qa = pa
-	.loc 1 427
-	mr %r7, %r4
-# qb = pa + 448
-	.loc 1 428
-	addi %r8, %r4, 448
-# qc = pb
-	.loc 1 429
-	mr %r10, %r5
-# i1 = 7
-	.loc 1 430
-	li %r11, 7
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop9:
-# x0 = mem128[qa]
-	.loc 1 432
-	lvx %v0, 0, %r7
-# x1 = mem128[qb]
-	.loc 1 433
-	lvx %v1, 0, %r8
-# mem128[qc] = x0
-	.loc 1 434
-	stvx %v0, 0, %r10
-# mem128[qc + 896] = x1
-	.loc 1 435
-	li %r0, 896
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 436
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 448] = x0
-	.loc 1 437
-	li %r0, 448
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 438
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 439
-	li %r0, 16
-	lvx %v1, %r8, %r0
-# mem128[qc + 16] = x0
-	.loc 1 440
-	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 912] = x1
-	.loc 1 441
-	li %r0, 912
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 442
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 464] = x0
-	.loc 1 443
-	li %r0, 464
-	stvx %v0, %r10, %r0
+	li %r0, 1040
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 444
+	.loc 1 416
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[qb + 32]
-	.loc 1 445
+	.loc 1 417
 	li %r0, 32
-	lvx %v1, %r8, %r0
+	lvx %v1, %r5, %r0
 # mem128[qc + 32] = x0
-	.loc 1 446
+	.loc 1 418
 	li %r0, 32
-	stvx %v0, %r10, %r0
-# mem128[qc + 928] = x1
-	.loc 1 447
-	li %r0, 928
-	stvx %v1, %r10, %r0
+	stvx %v0, %r7, %r0
+# mem128[qc + 2080] = x1
+	.loc 1 419
+	li %r0, 2080
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 448
+	.loc 1 420
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 480] = x0
-	.loc 1 449
-	li %r0, 480
-	stvx %v0, %r10, %r0
+# mem128[qc + 1056] = x0
+	.loc 1 421
+	li %r0, 1056
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
-	.loc 1 450
+	.loc 1 422
 	li %r0, 48
-	lvx %v0, %r7, %r0
+	lvx %v0, %r4, %r0
 # x1 = mem128[qb + 48]
-	.loc 1 451
+	.loc 1 423
 	li %r0, 48
-	lvx %v1, %r8, %r0
+	lvx %v1, %r5, %r0
 # mem128[qc + 48] = x0
-	.loc 1 452
+	.loc 1 424
 	li %r0, 48
-	stvx %v0, %r10, %r0
-# mem128[qc + 944] = x1
-	.loc 1 453
-	li %r0, 944
-	stvx %v1, %r10, %r0
+	stvx %v0, %r7, %r0
+# mem128[qc + 2096] = x1
+	.loc 1 425
+	li %r0, 2096
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 454
+	.loc 1 426
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 496] = x0
-	.loc 1 455
-	li %r0, 496
-	stvx %v0, %r10, %r0
+# mem128[qc + 1072] = x0
+	.loc 1 427
+	li %r0, 1072
+	stvx %v0, %r7, %r0
 # qa = qa + 64
-	.loc 1 456
-	addi %r7, %r7, 64
+	.loc 1 428
+	addi %r4, %r4, 64
 # qb = qb + 64
-	.loc 1 457
-	addi %r8, %r8, 64
+	.loc 1 429
+	addi %r5, %r5, 64
 # qc = qc + 64
-	.loc 1 458
-	addi %r10, %r10, 64
+	.loc 1 430
+	addi %r7, %r7, 64
 # i1 = i1 - 1
-	.loc 1 459
-	addi %r11, %r11, -1
-# =? i1 - 0
-	.loc 1 460
-	cmplwi %cr0, %r11, 0
-# goto loop9 if !=
-	.loc 1 461
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop9
-# pa = pa + 896
-	.loc 1 462
-	addi %r4, %r4, 896
-# pb = pb + 1344
-	.loc 1 463
-	addi %r5, %r5, 1344
-# i0 = i0 - 1
-	.loc 1 464
+	.loc 1 431
 	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 465
+# =? i1 - 0
+	.loc 1 432
 	cmplwi %cr0, %r6, 0
 # goto loop8 if !=
-	.loc 1 466
+	.loc 1 433
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop8
-# pa = 63248
-	.loc 1 467
-	lis %r4, 0
-	ori %r4, %r4, 63248
-# pa = w + pa
-	.loc 1 468
-	add %r4, %r9, %r4
-# pb = 54176
-	.loc 1 469
-	lis %r5, 0
-	ori %r5, %r5, 54176
-# pb = w + pb
-	.loc 1 470
-	add %r5, %r9, %r5
+# pa = w + 27120
+	.loc 1 434
+	mr %r6, %r9
+	addi %r5, %r6, 27120
+# pb = w + 6384
+	.loc 1 435
+	addi %r7, %r6, 6384
 # i0 = 3
-	.loc 1 471
-	li %r6, 3
+	.loc 1 436
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop9:
+# qa = pa
+	.loc 1 438
+	mr %r9, %r6
+	mr %r8, %r4
+	mr %r6, %r3
+# qb = pa + 512
+	.loc 1 439
+	addi %r3, %r5, 512
+# qc = pb
+	.loc 1 440
+	mr %r10, %r5
+# i1 = 8
+	.loc 1 441
+	mr %r11, %r7
+	li %r4, 8
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop10:
-# qa = pa
-	.loc 1 473
-	mr %r7, %r4
-# qb = pa + 448
-	.loc 1 474
-	addi %r8, %r4, 448
-# qc = pb
-	.loc 1 475
-	mr %r10, %r5
-# i1 = 7
-	.loc 1 476
-	li %r11, 7
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop11:
 # x0 = mem128[qa]
-	.loc 1 478
-	lvx %v0, 0, %r7
+	.loc 1 443
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
-	.loc 1 479
-	lvx %v1, 0, %r8
+	.loc 1 444
+	lvx %v1, 0, %r3
 # mem128[qc] = x0
-	.loc 1 480
-	stvx %v0, 0, %r10
-# mem128[qc + 896] = x1
-	.loc 1 481
-	li %r0, 896
-	stvx %v1, %r10, %r0
+	.loc 1 445
+	stvx %v0, 0, %r7
+# mem128[qc + 1024] = x1
+	.loc 1 446
+	li %r0, 1024
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 482
+	.loc 1 447
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 448] = x0
-	.loc 1 483
-	li %r0, 448
-	stvx %v0, %r10, %r0
+# mem128[qc + 512] = x0
+	.loc 1 448
+	li %r0, 512
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 484
+	.loc 1 449
 	li %r0, 16
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
-	.loc 1 485
+	.loc 1 450
 	li %r0, 16
-	lvx %v1, %r8, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 16] = x0
-	.loc 1 486
+	.loc 1 451
 	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 912] = x1
-	.loc 1 487
-	li %r0, 912
-	stvx %v1, %r10, %r0
+	stvx %v0, %r7, %r0
+# mem128[qc + 1040] = x1
+	.loc 1 452
+	li %r0, 1040
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 488
+	.loc 1 453
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 464] = x0
-	.loc 1 489
-	li %r0, 464
-	stvx %v0, %r10, %r0
+# mem128[qc + 528] = x0
+	.loc 1 454
+	li %r0, 528
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 490
+	.loc 1 455
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
-	.loc 1 491
+	.loc 1 456
 	li %r0, 32
-	lvx %v1, %r8, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 32] = x0
-	.loc 1 492
+	.loc 1 457
 	li %r0, 32
-	stvx %v0, %r10, %r0
-# mem128[qc + 928] = x1
-	.loc 1 493
-	li %r0, 928
-	stvx %v1, %r10, %r0
+	stvx %v0, %r7, %r0
+# mem128[qc + 1056] = x1
+	.loc 1 458
+	li %r0, 1056
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 494
+	.loc 1 459
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 480] = x0
-	.loc 1 495
-	li %r0, 480
-	stvx %v0, %r10, %r0
+# mem128[qc + 544] = x0
+	.loc 1 460
+	li %r0, 544
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
-	.loc 1 496
+	.loc 1 461
 	li %r0, 48
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
-	.loc 1 497
+	.loc 1 462
 	li %r0, 48
-	lvx %v1, %r8, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 48] = x0
-	.loc 1 498
+	.loc 1 463
 	li %r0, 48
-	stvx %v0, %r10, %r0
-# mem128[qc + 944] = x1
-	.loc 1 499
-	li %r0, 944
-	stvx %v1, %r10, %r0
+	stvx %v0, %r7, %r0
+# mem128[qc + 1072] = x1
+	.loc 1 464
+	li %r0, 1072
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 500
+	.loc 1 465
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 496] = x0
-	.loc 1 501
-	li %r0, 496
-	stvx %v0, %r10, %r0
+# mem128[qc + 560] = x0
+	.loc 1 466
+	li %r0, 560
+	stvx %v0, %r7, %r0
 # qa = qa + 64
-	.loc 1 502
-	addi %r7, %r7, 64
+	.loc 1 467
+	addi %r5, %r5, 64
 # qb = qb + 64
-	.loc 1 503
-	addi %r8, %r8, 64
+	.loc 1 468
+	addi %r3, %r3, 64
 # qc = qc + 64
-	.loc 1 504
-	addi %r10, %r10, 64
+	.loc 1 469
+	addi %r7, %r7, 64
 # i1 = i1 - 1
-	.loc 1 505
-	addi %r11, %r11, -1
+	.loc 1 470
+	addi %r4, %r4, -1
 # =? i1 - 0
-	.loc 1 506
-	cmplwi %cr0, %r11, 0
-# goto loop11 if !=
-	.loc 1 507
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop11
-# pa = pa + 896
-	.loc 1 508
-	addi %r4, %r4, 896
-# pb = pb + 1344
-	.loc 1 509
-	addi %r5, %r5, 1344
-# i0 = i0 - 1
-	.loc 1 510
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 511
-	cmplwi %cr0, %r6, 0
+	.loc 1 471
+	cmplwi %cr0, %r4, 0
 # goto loop10 if !=
-	.loc 1 512
+	.loc 1 472
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop10
-# pa = w + 5568
-	.loc 1 513
-	addi %r4, %r9, 5568
-# pb = 42080
-	.loc 1 514
-	lis %r5, 0
-	ori %r5, %r5, 42080
+# pa = pa + 1024
+	.loc 1 473
+	mr %r5, %r10
+	addi %r5, %r5, 1024
+# pb = pb + 1536
+	.loc 1 474
+	mr %r7, %r11
+	addi %r7, %r7, 1536
+# i0 = i0 - 1
+	.loc 1 475
+	mr %r4, %r8
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 476
+	cmplwi %cr0, %r4, 0
+# goto loop9 if !=
+	.loc 1 477
+	mr %r3, %r6
+	mr %r6, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop9
+# pa = 99824
+	.loc 1 478
+	lis %r4, 1
+	ori %r4, %r4, 34288
+# pa = w + pa
+	.loc 1 479
+	add %r5, %r6, %r4
+# pb = 89456
+	.loc 1 480
+	lis %r4, 1
+	ori %r4, %r4, 23920
 # pb = w + pb
-	.loc 1 515
-	add %r5, %r9, %r5
-# i0 = 18
-	.loc 1 516
-	li %r6, 18
+	.loc 1 481
+	add %r7, %r6, %r4
+# i0 = 3
+	.loc 1 482
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop11:
+# qa = pa
+	.loc 1 484
+	mr %r11, %r4
+	mr %r8, %r6
+	mr %r6, %r3
+# qb = pa + 512
+	.loc 1 485
+	addi %r3, %r5, 512
+# qc = pb
+	.loc 1 486
+	mr %r9, %r5
+# i1 = 8
+	.loc 1 487
+	mr %r10, %r7
+	li %r4, 8
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop12:
-# qa = pa
-	.loc 1 518
-	mr %r7, %r4
-# qb = pa + 224
-	.loc 1 519
-	addi %r8, %r4, 224
-# qc = pb
-	.loc 1 520
-	mr %r10, %r5
-# i1 = 3
-	.loc 1 521
-	li %r11, 3
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop13:
 # x0 = mem128[qa]
-	.loc 1 523
-	lvx %v0, 0, %r7
+	.loc 1 489
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
-	.loc 1 524
-	lvx %v1, 0, %r8
+	.loc 1 490
+	lvx %v1, 0, %r3
 # mem128[qc] = x0
-	.loc 1 525
-	stvx %v0, 0, %r10
-# mem128[qc + 448] = x1
-	.loc 1 526
-	li %r0, 448
-	stvx %v1, %r10, %r0
+	.loc 1 491
+	stvx %v0, 0, %r7
+# mem128[qc + 1024] = x1
+	.loc 1 492
+	li %r0, 1024
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 527
+	.loc 1 493
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 224] = x0
-	.loc 1 528
-	li %r0, 224
-	stvx %v0, %r10, %r0
+# mem128[qc + 512] = x0
+	.loc 1 494
+	li %r0, 512
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 529
+	.loc 1 495
 	li %r0, 16
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
-	.loc 1 530
+	.loc 1 496
 	li %r0, 16
-	lvx %v1, %r8, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 16] = x0
-	.loc 1 531
+	.loc 1 497
 	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 464] = x1
-	.loc 1 532
-	li %r0, 464
-	stvx %v1, %r10, %r0
+	stvx %v0, %r7, %r0
+# mem128[qc + 1040] = x1
+	.loc 1 498
+	li %r0, 1040
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 533
+	.loc 1 499
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 240] = x0
-	.loc 1 534
-	li %r0, 240
-	stvx %v0, %r10, %r0
+# mem128[qc + 528] = x0
+	.loc 1 500
+	li %r0, 528
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 535
+	.loc 1 501
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
-	.loc 1 536
+	.loc 1 502
 	li %r0, 32
-	lvx %v1, %r8, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 32] = x0
-	.loc 1 537
+	.loc 1 503
 	li %r0, 32
-	stvx %v0, %r10, %r0
-# mem128[qc + 480] = x1
-	.loc 1 538
-	li %r0, 480
-	stvx %v1, %r10, %r0
+	stvx %v0, %r7, %r0
+# mem128[qc + 1056] = x1
+	.loc 1 504
+	li %r0, 1056
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 539
+	.loc 1 505
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 256] = x0
-	.loc 1 540
-	li %r0, 256
-	stvx %v0, %r10, %r0
+# mem128[qc + 544] = x0
+	.loc 1 506
+	li %r0, 544
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
-	.loc 1 541
+	.loc 1 507
 	li %r0, 48
-	lvx %v0, %r7, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
-	.loc 1 542
+	.loc 1 508
 	li %r0, 48
-	lvx %v1, %r8, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 48] = x0
-	.loc 1 543
+	.loc 1 509
 	li %r0, 48
-	stvx %v0, %r10, %r0
-# mem128[qc + 496] = x1
-	.loc 1 544
-	li %r0, 496
-	stvx %v1, %r10, %r0
+	stvx %v0, %r7, %r0
+# mem128[qc + 1072] = x1
+	.loc 1 510
+	li %r0, 1072
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 545
+	.loc 1 511
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 272] = x0
-	.loc 1 546
-	li %r0, 272
-	stvx %v0, %r10, %r0
+# mem128[qc + 560] = x0
+	.loc 1 512
+	li %r0, 560
+	stvx %v0, %r7, %r0
 # qa = qa + 64
-	.loc 1 547
-	addi %r7, %r7, 64
+	.loc 1 513
+	addi %r5, %r5, 64
 # qb = qb + 64
-	.loc 1 548
-	addi %r8, %r8, 64
+	.loc 1 514
+	addi %r3, %r3, 64
 # qc = qc + 64
-	.loc 1 549
-	addi %r10, %r10, 64
+	.loc 1 515
+	addi %r7, %r7, 64
 # i1 = i1 - 1
-	.loc 1 550
-	addi %r11, %r11, -1
+	.loc 1 516
+	addi %r4, %r4, -1
 # =? i1 - 0
-	.loc 1 551
-	cmplwi %cr0, %r11, 0
-# goto loop13 if !=
-	.loc 1 552
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop13
-# x0 = mem128[qa]
-	.loc 1 553
-	lvx %v0, 0, %r7
-# x1 = mem128[qb]
-	.loc 1 554
-	lvx %v1, 0, %r8
-# mem128[qc] = x0
-	.loc 1 555
-	stvx %v0, 0, %r10
-# mem128[qc + 448] = x1
-	.loc 1 556
-	li %r0, 448
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 557
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 224] = x0
-	.loc 1 558
-	li %r0, 224
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 559
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 560
-	li %r0, 16
-	lvx %v1, %r8, %r0
-# mem128[qc + 16] = x0
-	.loc 1 561
-	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 464] = x1
-	.loc 1 562
-	li %r0, 464
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 563
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 240] = x0
-	.loc 1 564
-	li %r0, 240
-	stvx %v0, %r10, %r0
-# pa = pa + 448
-	.loc 1 565
-	addi %r4, %r4, 448
-# pb = pb + 672
-	.loc 1 566
-	addi %r5, %r5, 672
-# i0 = i0 - 1
-	.loc 1 567
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 568
-	cmplwi %cr0, %r6, 0
+	.loc 1 517
+	cmplwi %cr0, %r4, 0
 # goto loop12 if !=
-	.loc 1 569
+	.loc 1 518
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop12
-# pa = 54176
-	.loc 1 570
-	lis %r4, 0
-	ori %r4, %r4, 54176
-# pa = w + pa
-	.loc 1 571
-	add %r4, %r9, %r4
-# pb = 63248
-	.loc 1 572
-	lis %r5, 0
-	ori %r5, %r5, 63248
-# pb = w + pb
-	.loc 1 573
-	add %r5, %r9, %r5
-# i0 = 9
-	.loc 1 574
-	li %r6, 9
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop14:
-# qa = pa
-	.loc 1 576
-	mr %r7, %r4
-# qb = pa + 224
-	.loc 1 577
-	addi %r8, %r4, 224
-# qc = pb
-	.loc 1 578
-	mr %r10, %r5
-# i1 = 3
-	.loc 1 579
-	li %r11, 3
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop15:
-# x0 = mem128[qa]
-	.loc 1 581
-	lvx %v0, 0, %r7
-# x1 = mem128[qb]
-	.loc 1 582
-	lvx %v1, 0, %r8
-# mem128[qc] = x0
-	.loc 1 583
-	stvx %v0, 0, %r10
-# mem128[qc + 448] = x1
-	.loc 1 584
-	li %r0, 448
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 585
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 224] = x0
-	.loc 1 586
-	li %r0, 224
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 587
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 588
-	li %r0, 16
-	lvx %v1, %r8, %r0
-# mem128[qc + 16] = x0
-	.loc 1 589
-	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 464] = x1
-	.loc 1 590
-	li %r0, 464
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 591
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 240] = x0
-	.loc 1 592
-	li %r0, 240
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 593
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 594
-	li %r0, 32
-	lvx %v1, %r8, %r0
-# mem128[qc + 32] = x0
-	.loc 1 595
-	li %r0, 32
-	stvx %v0, %r10, %r0
-# mem128[qc + 480] = x1
-	.loc 1 596
-	li %r0, 480
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 597
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 256] = x0
-	.loc 1 598
-	li %r0, 256
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 599
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 600
-	li %r0, 48
-	lvx %v1, %r8, %r0
-# mem128[qc + 48] = x0
-	.loc 1 601
-	li %r0, 48
-	stvx %v0, %r10, %r0
-# mem128[qc + 496] = x1
-	.loc 1 602
-	li %r0, 496
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 603
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 272] = x0
-	.loc 1 604
-	li %r0, 272
-	stvx %v0, %r10, %r0
-# qa = qa + 64
-	.loc 1 605
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 606
-	addi %r8, %r8, 64
-# qc = qc + 64
-	.loc 1 607
-	addi %r10, %r10, 64
-# i1 = i1 - 1
-	.loc 1 608
-	addi %r11, %r11, -1
-# =? i1 - 0
-	.loc 1 609
-	cmplwi %cr0, %r11, 0
-# goto loop15 if !=
-	.loc 1 610
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop15
-# x0 = mem128[qa]
-	.loc 1 611
-	lvx %v0, 0, %r7
-# x1 = mem128[qb]
-	.loc 1 612
-	lvx %v1, 0, %r8
-# mem128[qc] = x0
-	.loc 1 613
-	stvx %v0, 0, %r10
-# mem128[qc + 448] = x1
-	.loc 1 614
-	li %r0, 448
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 615
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 224] = x0
-	.loc 1 616
-	li %r0, 224
-	stvx %v0, %r10, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 617
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 618
-	li %r0, 16
-	lvx %v1, %r8, %r0
-# mem128[qc + 16] = x0
-	.loc 1 619
-	li %r0, 16
-	stvx %v0, %r10, %r0
-# mem128[qc + 464] = x1
-	.loc 1 620
-	li %r0, 464
-	stvx %v1, %r10, %r0
-# 8x x0 = x0 + x1
-	.loc 1 621
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 240] = x0
-	.loc 1 622
-	li %r0, 240
-	stvx %v0, %r10, %r0
-# pa = pa + 448
-	.loc 1 623
-	addi %r4, %r4, 448
-# pb = pb + 672
-	.loc 1 624
-	addi %r5, %r5, 672
+# pa = pa + 1024
+	.loc 1 519
+	mr %r5, %r9
+	addi %r5, %r5, 1024
+# pb = pb + 1536
+	.loc 1 520
+	mr %r7, %r10
+	addi %r7, %r7, 1536
 # i0 = i0 - 1
-	.loc 1 625
-	addi %r6, %r6, -1
+	.loc 1 521
+	mr %r4, %r11
+	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 626
-	cmplwi %cr0, %r6, 0
-# goto loop14 if !=
-	.loc 1 627
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop14
-# pa = 42080
-	.loc 1 628
-	lis %r4, 0
-	ori %r4, %r4, 42080
-# pa = w + pa
-	.loc 1 629
-	add %r5, %r9, %r4
-# pb = w + 5568
-	.loc 1 630
-	addi %r7, %r9, 5568
-# z0 = 0
-	.loc 1 631
-	vxor %v0, %v0, %v0
-# i0 = 54
-	.loc 1 632
-	li %r4, 54
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop16:
-# qb = pa + 112
-	.loc 1 635
-	addi %r6, %r5, 112
+	.loc 1 522
+	cmplwi %cr0, %r4, 0
+# goto loop11 if !=
+	.loc 1 523
+	mr %r3, %r6
+	mr %r6, %r8
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop11
+# x6 = mem128[w + 64]
+	.loc 1 524
+	li %r0, 64
+	lvx %v5, %r6, %r0
+# x7 = mem128[w + 80]
+	.loc 1 525
+	li %r0, 80
+	lvx %v6, %r6, %r0
+# pa = w + 6384
+	.loc 1 526
+	addi %r5, %r6, 6384
+# pb = w + 27120
+	.loc 1 527
+	addi %r7, %r6, 27120
+# i0 = 9
+	.loc 1 528
+	li %r4, 9
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop13:
+# qa = pa
+	.loc 1 530
+	mr %r11, %r4
+	mr %r8, %r3
+# qb = pa + 256
+	.loc 1 531
+	addi %r3, %r5, 256
+# qc = pb
+	.loc 1 532
+	mr %r9, %r5
+# i1 = 4
+	.loc 1 533
+	mr %r10, %r7
+	li %r4, 4
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop14:
 # x0 = mem128[qa]
-	.loc 1 637
+	.loc 1 535
 	lvx %v1, 0, %r5
 # x1 = mem128[qb]
-	.loc 1 638
-	lvx %v2, 0, %r6
-# mem128[qc + 112] = x0
-	.loc 1 639
-	li %r0, 112
+	.loc 1 536
+	lvx %v2, 0, %r3
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 537
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 538
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x2 = x2 + tv
+	.loc 1 539
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 540
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 541
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 542
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 543
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 544
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 545
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 546
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 547
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 548
+	vsubuhm %v2, %v2, %v4
+# mem128[qc] = x0
+	.loc 1 549
+	stvx %v1, 0, %r7
+# mem128[qc + 512] = x1
+	.loc 1 550
+	li %r0, 512
+	stvx %v2, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 551
+	vadduhm %v1, %v1, %v2
+# mem128[qc + 256] = x0
+	.loc 1 552
+	li %r0, 256
+	stvx %v1, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 553
+	li %r0, 16
+	lvx %v1, %r5, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 554
+	li %r0, 16
+	lvx %v2, %r3, %r0
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 555
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 556
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x2 = x2 + tv
+	.loc 1 557
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 558
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 559
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 560
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 561
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 562
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 563
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 564
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 565
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 566
+	vsubuhm %v2, %v2, %v4
+# mem128[qc + 16] = x0
+	.loc 1 567
+	li %r0, 16
+	stvx %v1, %r7, %r0
+# mem128[qc + 528] = x1
+	.loc 1 568
+	li %r0, 528
+	stvx %v2, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 569
+	vadduhm %v1, %v1, %v2
+# mem128[qc + 272] = x0
+	.loc 1 570
+	li %r0, 272
+	stvx %v1, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 571
+	li %r0, 32
+	lvx %v1, %r5, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 572
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 573
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 574
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x2 = x2 + tv
+	.loc 1 575
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 576
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 577
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 578
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 579
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 580
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 581
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 582
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 583
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 584
+	vsubuhm %v2, %v2, %v4
+# mem128[qc + 32] = x0
+	.loc 1 585
+	li %r0, 32
+	stvx %v1, %r7, %r0
+# mem128[qc + 544] = x1
+	.loc 1 586
+	li %r0, 544
+	stvx %v2, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 587
+	vadduhm %v1, %v1, %v2
+# mem128[qc + 288] = x0
+	.loc 1 588
+	li %r0, 288
+	stvx %v1, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 589
+	li %r0, 48
+	lvx %v1, %r5, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 590
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 8x x2 = mulhis15(x0, x6)
+	.loc 1 591
+	vspltish %v0, 0
+	vmhaddshs %v3, %v1, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 592
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x2 = x2 + tv
+	.loc 1 593
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x2 >>= 10
+	.loc 1 594
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x2 = x2 * x7
+	.loc 1 595
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x0 = x0 - x2
+	.loc 1 596
+	vsubuhm %v1, %v1, %v4
+# 8x x3 = mulhis15(x1, x6)
+	.loc 1 597
+	vspltish %v0, 0
+	vmhaddshs %v3, %v2, %v5, %v0
+# tv = mem128[w + 96]
+	.loc 1 598
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 599
+	vadduhm %v3, %v3, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 600
+	vspltish %v0, 10
+	vsrah %v3, %v3, %v0
+# 8x x3 = x3 * x7
+	.loc 1 601
+	vspltish %v0, 0
+	vmladduhm %v4, %v3, %v6, %v0
+# 8x x1 = x1 - x3
+	.loc 1 602
+	vsubuhm %v2, %v2, %v4
+# mem128[qc + 48] = x0
+	.loc 1 603
+	li %r0, 48
 	stvx %v1, %r7, %r0
 # mem128[qc + 560] = x1
-	.loc 1 640
+	.loc 1 604
 	li %r0, 560
 	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 641
+	.loc 1 605
 	vadduhm %v1, %v1, %v2
-# mem128[qc + 336] = x0
-	.loc 1 642
-	li %r0, 336
-	stvx %v1, %r7, %r0
-# mem128[qc] = z0
-	.loc 1 643
-	stvx %v0, 0, %r7
-# mem128[qc + 224] = z0
-	.loc 1 644
-	li %r0, 224
-	stvx %v0, %r7, %r0
-# mem128[qc + 448] = z0
-	.loc 1 645
-	li %r0, 448
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 646
-	li %r0, 16
-	lvx %v1, %r5, %r0
-# x1 = mem128[qb + 16]
-	.loc 1 647
-	li %r0, 16
-	lvx %v2, %r6, %r0
-# mem128[qc + 128] = x0
-	.loc 1 648
-	li %r0, 128
-	stvx %v1, %r7, %r0
-# mem128[qc + 576] = x1
-	.loc 1 649
-	li %r0, 576
-	stvx %v2, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 650
-	vadduhm %v1, %v1, %v2
-# mem128[qc + 352] = x0
-	.loc 1 651
-	li %r0, 352
-	stvx %v1, %r7, %r0
-# mem128[qc + 16] = z0
-	.loc 1 652
-	li %r0, 16
-	stvx %v0, %r7, %r0
-# mem128[qc + 240] = z0
-	.loc 1 653
-	li %r0, 240
-	stvx %v0, %r7, %r0
-# mem128[qc + 464] = z0
-	.loc 1 654
-	li %r0, 464
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 655
-	li %r0, 32
-	lvx %v1, %r5, %r0
-# x1 = mem128[qb + 32]
-	.loc 1 656
-	li %r0, 32
-	lvx %v2, %r6, %r0
-# mem128[qc + 144] = x0
-	.loc 1 657
-	li %r0, 144
-	stvx %v1, %r7, %r0
-# mem128[qc + 592] = x1
-	.loc 1 658
-	li %r0, 592
-	stvx %v2, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 659
-	vadduhm %v1, %v1, %v2
-# mem128[qc + 368] = x0
-	.loc 1 660
-	li %r0, 368
-	stvx %v1, %r7, %r0
-# mem128[qc + 32] = z0
-	.loc 1 661
-	li %r0, 32
-	stvx %v0, %r7, %r0
-# mem128[qc + 256] = z0
-	.loc 1 662
-	li %r0, 256
-	stvx %v0, %r7, %r0
-# mem128[qc + 480] = z0
-	.loc 1 663
-	li %r0, 480
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 664
-	li %r0, 48
-	lvx %v1, %r5, %r0
-# x1 = mem128[qb + 48]
-	.loc 1 665
-	li %r0, 48
-	lvx %v2, %r6, %r0
-# mem128[qc + 160] = x0
-	.loc 1 666
-	li %r0, 160
-	stvx %v1, %r7, %r0
-# mem128[qc + 608] = x1
-	.loc 1 667
-	li %r0, 608
-	stvx %v2, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 668
-	vadduhm %v1, %v1, %v2
-# mem128[qc + 384] = x0
-	.loc 1 669
-	li %r0, 384
-	stvx %v1, %r7, %r0
-# mem128[qc + 48] = z0
-	.loc 1 670
-	li %r0, 48
-	stvx %v0, %r7, %r0
-# mem128[qc + 272] = z0
-	.loc 1 671
-	li %r0, 272
-	stvx %v0, %r7, %r0
-# mem128[qc + 496] = z0
-	.loc 1 672
-	li %r0, 496
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 64]
-	.loc 1 673
-	li %r0, 64
-	lvx %v1, %r5, %r0
-# x1 = mem128[qb + 64]
-	.loc 1 674
-	li %r0, 64
-	lvx %v2, %r6, %r0
-# mem128[qc + 176] = x0
-	.loc 1 675
-	li %r0, 176
-	stvx %v1, %r7, %r0
-# mem128[qc + 624] = x1
-	.loc 1 676
-	li %r0, 624
-	stvx %v2, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 677
-	vadduhm %v1, %v1, %v2
-# mem128[qc + 400] = x0
-	.loc 1 678
-	li %r0, 400
-	stvx %v1, %r7, %r0
-# mem128[qc + 64] = z0
-	.loc 1 679
-	li %r0, 64
-	stvx %v0, %r7, %r0
-# mem128[qc + 288] = z0
-	.loc 1 680
-	li %r0, 288
-	stvx %v0, %r7, %r0
-# mem128[qc + 512] = z0
-	.loc 1 681
-	li %r0, 512
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 80]
-	.loc 1 682
-	li %r0, 80
-	lvx %v1, %r5, %r0
-# x1 = mem128[qb + 80]
-	.loc 1 683
-	li %r0, 80
-	lvx %v2, %r6, %r0
-# mem128[qc + 192] = x0
-	.loc 1 684
-	li %r0, 192
-	stvx %v1, %r7, %r0
-# mem128[qc + 640] = x1
-	.loc 1 685
-	li %r0, 640
-	stvx %v2, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 686
-	vadduhm %v1, %v1, %v2
-# mem128[qc + 416] = x0
-	.loc 1 687
-	li %r0, 416
-	stvx %v1, %r7, %r0
-# mem128[qc + 80] = z0
-	.loc 1 688
-	li %r0, 80
-	stvx %v0, %r7, %r0
-# mem128[qc + 304] = z0
-	.loc 1 689
+# mem128[qc + 304] = x0
+	.loc 1 606
 	li %r0, 304
-	stvx %v0, %r7, %r0
-# mem128[qc + 528] = z0
-	.loc 1 690
-	li %r0, 528
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 96]
-	.loc 1 691
-	li %r0, 96
-	lvx %v1, %r5, %r0
-# x1 = mem128[qb + 96]
-	.loc 1 692
-	li %r0, 96
-	lvx %v2, %r6, %r0
-# mem128[qc + 208] = x0
-	.loc 1 693
-	li %r0, 208
 	stvx %v1, %r7, %r0
-# mem128[qc + 656] = x1
-	.loc 1 694
-	li %r0, 656
-	stvx %v2, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 695
-	vadduhm %v1, %v1, %v2
-# mem128[qc + 432] = x0
-	.loc 1 696
-	li %r0, 432
-	stvx %v1, %r7, %r0
-# mem128[qc + 96] = z0
-	.loc 1 697
-	li %r0, 96
-	stvx %v0, %r7, %r0
-# mem128[qc + 320] = z0
-	.loc 1 698
-	li %r0, 320
-	stvx %v0, %r7, %r0
-# mem128[qc + 544] = z0
-	.loc 1 699
-	li %r0, 544
-	stvx %v0, %r7, %r0
-# pa = pa + 224
-	.loc 1 700
-	addi %r5, %r5, 224
-# pb = pb + 672
-	.loc 1 701
-	addi %r7, %r7, 672
+# qa = qa + 64
+	.loc 1 607
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 608
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 609
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 610
+	addi %r4, %r4, -1
+# =? i1 - 0
+	.loc 1 611
+	cmplwi %cr0, %r4, 0
+# goto loop14 if !=
+	.loc 1 612
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop14
+# pa = pa + 512
+	.loc 1 613
+	mr %r5, %r9
+	addi %r5, %r5, 512
+# pb = pb + 768
+	.loc 1 614
+	mr %r7, %r10
+	addi %r7, %r7, 768
 # i0 = i0 - 1
-	.loc 1 702
+	.loc 1 615
+	mr %r4, %r11
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 703
+	.loc 1 616
 	cmplwi %cr0, %r4, 0
-# goto loop16 if !=
-	.loc 1 704
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop16
-# pa = 63248
-	.loc 1 705
-	lis %r4, 0
-	ori %r4, %r4, 63248
+# goto loop13 if !=
+	.loc 1 617
+	mr %r3, %r8
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop13
+# pa = 89456
+	.loc 1 618
+	lis %r4, 1
+	ori %r4, %r4, 23920
 # pa = w + pa
-	.loc 1 706
-	add %r5, %r9, %r4
-# pb = 54176
-	.loc 1 707
-	lis %r4, 0
-	ori %r4, %r4, 54176
+	.loc 1 619
+	add %r5, %r6, %r4
+# pb = 99824
+	.loc 1 620
+	lis %r4, 1
+	ori %r4, %r4, 34288
 # pb = w + pb
-	.loc 1 708
-	add %r7, %r9, %r4
-# i0 = 27
-	.loc 1 709
-	li %r4, 27
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop17:
-# qb = pa + 112
-	.loc 1 712
-	addi %r6, %r5, 112
+	.loc 1 621
+	add %r7, %r6, %r4
+# i0 = 9
+	.loc 1 622
+	li %r4, 9
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop15:
+# qa = pa
+	.loc 1 624
+	mr %r11, %r4
+	mr %r8, %r6
+	mr %r6, %r3
+# qb = pa + 256
+	.loc 1 625
+	addi %r3, %r5, 256
+# qc = pb
+	.loc 1 626
+	mr %r9, %r5
+# i1 = 4
+	.loc 1 627
+	mr %r10, %r7
+	li %r4, 4
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop16:
 # x0 = mem128[qa]
-	.loc 1 714
+	.loc 1 629
 	lvx %v0, 0, %r5
 # x1 = mem128[qb]
-	.loc 1 715
-	lvx %v1, 0, %r6
+	.loc 1 630
+	lvx %v1, 0, %r3
 # mem128[qc] = x0
-	.loc 1 716
+	.loc 1 631
 	stvx %v0, 0, %r7
-# mem128[qc + 224] = x1
-	.loc 1 717
-	li %r0, 224
+# mem128[qc + 512] = x1
+	.loc 1 632
+	li %r0, 512
 	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 718
+	.loc 1 633
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 112] = x0
-	.loc 1 719
-	li %r0, 112
+# mem128[qc + 256] = x0
+	.loc 1 634
+	li %r0, 256
 	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 720
+	.loc 1 635
 	li %r0, 16
 	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
-	.loc 1 721
+	.loc 1 636
 	li %r0, 16
-	lvx %v1, %r6, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 16] = x0
-	.loc 1 722
+	.loc 1 637
 	li %r0, 16
 	stvx %v0, %r7, %r0
-# mem128[qc + 240] = x1
-	.loc 1 723
-	li %r0, 240
+# mem128[qc + 528] = x1
+	.loc 1 638
+	li %r0, 528
 	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 724
+	.loc 1 639
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 128] = x0
-	.loc 1 725
-	li %r0, 128
+# mem128[qc + 272] = x0
+	.loc 1 640
+	li %r0, 272
 	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 726
+	.loc 1 641
 	li %r0, 32
 	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
-	.loc 1 727
+	.loc 1 642
 	li %r0, 32
-	lvx %v1, %r6, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 32] = x0
-	.loc 1 728
+	.loc 1 643
 	li %r0, 32
 	stvx %v0, %r7, %r0
-# mem128[qc + 256] = x1
-	.loc 1 729
-	li %r0, 256
+# mem128[qc + 544] = x1
+	.loc 1 644
+	li %r0, 544
 	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 730
+	.loc 1 645
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 144] = x0
-	.loc 1 731
-	li %r0, 144
+# mem128[qc + 288] = x0
+	.loc 1 646
+	li %r0, 288
 	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
-	.loc 1 732
+	.loc 1 647
 	li %r0, 48
 	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
-	.loc 1 733
+	.loc 1 648
 	li %r0, 48
-	lvx %v1, %r6, %r0
+	lvx %v1, %r3, %r0
 # mem128[qc + 48] = x0
-	.loc 1 734
+	.loc 1 649
 	li %r0, 48
 	stvx %v0, %r7, %r0
-# mem128[qc + 272] = x1
-	.loc 1 735
-	li %r0, 272
+# mem128[qc + 560] = x1
+	.loc 1 650
+	li %r0, 560
 	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
-	.loc 1 736
+	.loc 1 651
 	vadduhm %v0, %v0, %v1
-# mem128[qc + 160] = x0
-	.loc 1 737
-	li %r0, 160
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 64]
-	.loc 1 738
-	li %r0, 64
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 64]
-	.loc 1 739
-	li %r0, 64
-	lvx %v1, %r6, %r0
-# mem128[qc + 64] = x0
-	.loc 1 740
-	li %r0, 64
-	stvx %v0, %r7, %r0
-# mem128[qc + 288] = x1
-	.loc 1 741
-	li %r0, 288
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 742
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 176] = x0
-	.loc 1 743
-	li %r0, 176
-	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 80]
-	.loc 1 744
-	li %r0, 80
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 80]
-	.loc 1 745
-	li %r0, 80
-	lvx %v1, %r6, %r0
-# mem128[qc + 80] = x0
-	.loc 1 746
-	li %r0, 80
-	stvx %v0, %r7, %r0
-# mem128[qc + 304] = x1
-	.loc 1 747
+# mem128[qc + 304] = x0
+	.loc 1 652
 	li %r0, 304
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 748
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 192] = x0
-	.loc 1 749
-	li %r0, 192
 	stvx %v0, %r7, %r0
-# x0 = mem128[qa + 96]
-	.loc 1 750
-	li %r0, 96
-	lvx %v0, %r5, %r0
-# x1 = mem128[qb + 96]
-	.loc 1 751
-	li %r0, 96
-	lvx %v1, %r6, %r0
-# mem128[qc + 96] = x0
-	.loc 1 752
-	li %r0, 96
-	stvx %v0, %r7, %r0
-# mem128[qc + 320] = x1
-	.loc 1 753
-	li %r0, 320
-	stvx %v1, %r7, %r0
-# 8x x0 = x0 + x1
-	.loc 1 754
-	vadduhm %v0, %v0, %v1
-# mem128[qc + 208] = x0
-	.loc 1 755
-	li %r0, 208
-	stvx %v0, %r7, %r0
-# pa = pa + 224
-	.loc 1 756
-	addi %r5, %r5, 224
-# pb = pb + 336
-	.loc 1 757
-	addi %r7, %r7, 336
+# qa = qa + 64
+	.loc 1 653
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 654
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 655
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 656
+	addi %r4, %r4, -1
+# =? i1 - 0
+	.loc 1 657
+	cmplwi %cr0, %r4, 0
+# goto loop16 if !=
+	.loc 1 658
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop16
+# pa = pa + 512
+	.loc 1 659
+	mr %r5, %r9
+	addi %r5, %r5, 512
+# pb = pb + 768
+	.loc 1 660
+	mr %r7, %r10
+	addi %r7, %r7, 768
 # i0 = i0 - 1
-	.loc 1 758
+	.loc 1 661
+	mr %r4, %r11
 	addi %r4, %r4, -1
 # =? i0 - 0
-	.loc 1 759
+	.loc 1 662
+	cmplwi %cr0, %r4, 0
+# goto loop15 if !=
+	.loc 1 663
+	mr %r3, %r6
+	mr %r6, %r8
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop15
+# pa = w + 27120
+	.loc 1 664
+	addi %r5, %r6, 27120
+# pb = w + 6384
+	.loc 1 665
+	addi %r7, %r6, 6384
+# i0 = 27
+	.loc 1 666
+	li %r4, 27
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop17:
+# qa = pa
+	.loc 1 668
+	mr %r11, %r4
+	mr %r8, %r6
+	mr %r6, %r3
+# qb = pa + 128
+	.loc 1 669
+	addi %r3, %r5, 128
+# qc = pb
+	.loc 1 670
+	mr %r9, %r5
+# i1 = 2
+	.loc 1 671
+	mr %r10, %r7
+	li %r4, 2
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop18:
+# x0 = mem128[qa]
+	.loc 1 673
+	lvx %v0, 0, %r5
+# x1 = mem128[qb]
+	.loc 1 674
+	lvx %v1, 0, %r3
+# mem128[qc] = x0
+	.loc 1 675
+	stvx %v0, 0, %r7
+# mem128[qc + 256] = x1
+	.loc 1 676
+	li %r0, 256
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 677
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 128] = x0
+	.loc 1 678
+	li %r0, 128
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 679
+	li %r0, 16
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 680
+	li %r0, 16
+	lvx %v1, %r3, %r0
+# mem128[qc + 16] = x0
+	.loc 1 681
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[qc + 272] = x1
+	.loc 1 682
+	li %r0, 272
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 683
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 144] = x0
+	.loc 1 684
+	li %r0, 144
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 685
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 686
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 32] = x0
+	.loc 1 687
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[qc + 288] = x1
+	.loc 1 688
+	li %r0, 288
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 689
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 160] = x0
+	.loc 1 690
+	li %r0, 160
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 691
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 692
+	li %r0, 48
+	lvx %v1, %r3, %r0
+# mem128[qc + 48] = x0
+	.loc 1 693
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[qc + 304] = x1
+	.loc 1 694
+	li %r0, 304
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 695
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 176] = x0
+	.loc 1 696
+	li %r0, 176
+	stvx %v0, %r7, %r0
+# qa = qa + 64
+	.loc 1 697
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 698
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 699
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 700
+	addi %r4, %r4, -1
+# =? i1 - 0
+	.loc 1 701
+	cmplwi %cr0, %r4, 0
+# goto loop18 if !=
+	.loc 1 702
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop18
+# pa = pa + 256
+	.loc 1 703
+	mr %r5, %r9
+	addi %r5, %r5, 256
+# pb = pb + 384
+	.loc 1 704
+	mr %r7, %r10
+	addi %r7, %r7, 384
+# i0 = i0 - 1
+	.loc 1 705
+	mr %r4, %r11
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 706
 	cmplwi %cr0, %r4, 0
 # goto loop17 if !=
-	.loc 1 760
+	.loc 1 707
+	mr %r3, %r6
+	mr %r6, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop17
-# pa = 41856
-	.loc 1 761
-	lis %r4, 0
-	ori %r4, %r4, 41856
-# pa = w + pa
-	.loc 1 762
-	add %r4, %r9, %r4
-# z0 = 0
-	.loc 1 763
-	vxor %v0, %v0, %v0
-# mem128[pa] = z0
-	.loc 1 764
-	stvx %v0, 0, %r4
-# mem128[pa + 16] = z0
-	.loc 1 765
-	li %r0, 16
-	stvx %v0, %r4, %r0
-# mem128[pa + 32] = z0
-	.loc 1 766
-	li %r0, 32
-	stvx %v0, %r4, %r0
-# mem128[pa + 48] = z0
-	.loc 1 767
-	li %r0, 48
-	stvx %v0, %r4, %r0
-# mem128[pa + 64] = z0
-	.loc 1 768
-	li %r0, 64
-	stvx %v0, %r4, %r0
-# mem128[pa + 80] = z0
-	.loc 1 769
-	li %r0, 80
-	stvx %v0, %r4, %r0
-# mem128[pa + 96] = z0
-	.loc 1 770
-	li %r0, 96
-	stvx %v0, %r4, %r0
-# pa = w + 5568
-	.loc 1 771
-	addi %r4, %r9, 5568
-# pb = 54176
-	.loc 1 772
-	lis %r5, 0
-	ori %r5, %r5, 54176
-# pb = w + pb
-	.loc 1 773
-	add %r5, %r9, %r5
-# pc = 69296
-	.loc 1 774
-	lis %r6, 1
-	ori %r6, %r6, 3760
-# pc = w + pc
-	.loc 1 775
-	add %r6, %r9, %r6
-# i0 = 81
-	.loc 1 776
-	li %r7, 81
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop18:
-# z0 = 0
-	.loc 1 778
-	vxor %v9, %v9, %v9
-# e0 = mem128[pa + 112]
-	.loc 1 779
-	li %r0, 112
-	lvx %v15, %r4, %r0
-# e1 = mem128[pa + 128]
-	.loc 1 780
-	li %r0, 128
-	lvx %v14, %r4, %r0
-# e2 = mem128[pa + 144]
-	.loc 1 781
-	li %r0, 144
-	lvx %v13, %r4, %r0
-# e3 = mem128[pa + 160]
-	.loc 1 782
-	li %r0, 160
-	lvx %v12, %r4, %r0
-# e4 = mem128[pa + 176]
-	.loc 1 783
-	li %r0, 176
-	lvx %v11, %r4, %r0
-# e5 = mem128[pa + 192]
-	.loc 1 784
-	li %r0, 192
-	lvx %v10, %r4, %r0
-# e6 = mem128[pa + 208]
-	.loc 1 785
-	li %r0, 208
-	lvx %v16, %r4, %r0
-# x2 = mem128[pb]
-	.loc 1 786
-	lvx %v17, 0, %r5
-# 8x x0 = x2[0]
-	.loc 1 787
-	vsplth %v6, %v17, 0
-# 8x a0 = e0 * x0 + z0
-	.loc 1 788
-	vmladduhm %v0, %v15, %v6, %v9
-# 8x a1 = e1 * x0 + z0
-	.loc 1 789
-	vmladduhm %v1, %v14, %v6, %v9
-# 8x a2 = e2 * x0 + z0
-	.loc 1 790
-	vmladduhm %v2, %v13, %v6, %v9
-# 8x a3 = e3 * x0 + z0
-	.loc 1 791
-	vmladduhm %v3, %v12, %v6, %v9
-# 8x a4 = e4 * x0 + z0
-	.loc 1 792
-	vmladduhm %v4, %v11, %v6, %v9
-# 8x a5 = e5 * x0 + z0
-	.loc 1 793
-	vmladduhm %v5, %v10, %v6, %v9
-# 8x a6 = e6 * x0 + z0
-	.loc 1 794
-	vmladduhm %v6, %v16, %v6, %v9
-# 8x x0 = x2[1]
-	.loc 1 795
-	vsplth %v7, %v17, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 796
-	vsldoi %v8, %v9, %v15, 14
-# 8x a0 = x1 * x0 + a0
-	.loc 1 797
-	vmladduhm %v8, %v8, %v7, %v0
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 798
-	vsldoi %v0, %v15, %v14, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 799
-	vmladduhm %v21, %v0, %v7, %v1
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 800
-	vsldoi %v0, %v14, %v13, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 801
-	vmladduhm %v19, %v0, %v7, %v2
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 802
-	vsldoi %v0, %v13, %v12, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 803
-	vmladduhm %v20, %v0, %v7, %v3
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 804
-	vsldoi %v0, %v12, %v11, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 805
-	vmladduhm %v22, %v0, %v7, %v4
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 806
-	vsldoi %v0, %v11, %v10, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 807
-	vmladduhm %v4, %v0, %v7, %v5
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 808
-	vsldoi %v0, %v10, %v16, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 809
-	vmladduhm %v1, %v0, %v7, %v6
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 810
-	vsldoi %v0, %v16, %v9, 14
-# 8x a7 = x1 * x0 + z0
-	.loc 1 811
-	vmladduhm %v18, %v0, %v7, %v9
-# 8x x0 = x2[2]
-	.loc 1 812
-	vsplth %v2, %v17, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 813
-	vsldoi %v0, %v9, %v15, 12
-# 8x a0 = x1 * x0 + a0
-	.loc 1 814
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 815
-	vsldoi %v0, %v15, %v14, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 816
-	vmladduhm %v3, %v0, %v2, %v21
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 817
-	vsldoi %v0, %v14, %v13, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 818
-	vmladduhm %v7, %v0, %v2, %v19
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 819
-	vsldoi %v0, %v13, %v12, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 820
-	vmladduhm %v20, %v0, %v2, %v20
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 821
-	vsldoi %v0, %v12, %v11, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 822
-	vmladduhm %v5, %v0, %v2, %v22
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 823
-	vsldoi %v0, %v11, %v10, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 824
-	vmladduhm %v6, %v0, %v2, %v4
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 825
-	vsldoi %v0, %v10, %v16, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 826
-	vmladduhm %v1, %v0, %v2, %v1
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 827
-	vsldoi %v0, %v16, %v9, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 828
-	vmladduhm %v18, %v0, %v2, %v18
-# 8x x0 = x2[3]
-	.loc 1 829
-	vsplth %v2, %v17, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 830
-	vsldoi %v0, %v9, %v15, 10
-# 8x a0 = x1 * x0 + a0
-	.loc 1 831
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 832
-	vsldoi %v0, %v15, %v14, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 833
-	vmladduhm %v3, %v0, %v2, %v3
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 834
-	vsldoi %v0, %v14, %v13, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 835
-	vmladduhm %v7, %v0, %v2, %v7
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 836
-	vsldoi %v0, %v13, %v12, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 837
-	vmladduhm %v4, %v0, %v2, %v20
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 838
-	vsldoi %v0, %v12, %v11, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 839
-	vmladduhm %v5, %v0, %v2, %v5
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 840
-	vsldoi %v0, %v11, %v10, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 841
-	vmladduhm %v6, %v0, %v2, %v6
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 842
-	vsldoi %v0, %v10, %v16, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 843
-	vmladduhm %v1, %v0, %v2, %v1
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 844
-	vsldoi %v0, %v16, %v9, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 845
-	vmladduhm %v18, %v0, %v2, %v18
-# 8x x0 = x2[4]
-	.loc 1 846
-	vsplth %v2, %v17, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 847
-	vsldoi %v0, %v9, %v15, 8
-# 8x a0 = x1 * x0 + a0
-	.loc 1 848
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 849
-	vsldoi %v0, %v15, %v14, 8
-# 8x a1 = x1 * x0 + a1
-	.loc 1 850
-	vmladduhm %v19, %v0, %v2, %v3
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 851
-	vsldoi %v0, %v14, %v13, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 852
-	vmladduhm %v3, %v0, %v2, %v7
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 853
-	vsldoi %v0, %v13, %v12, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 854
-	vmladduhm %v4, %v0, %v2, %v4
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 855
-	vsldoi %v0, %v12, %v11, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 856
-	vmladduhm %v5, %v0, %v2, %v5
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 857
-	vsldoi %v0, %v11, %v10, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 858
-	vmladduhm %v6, %v0, %v2, %v6
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 859
-	vsldoi %v0, %v10, %v16, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 860
-	vmladduhm %v1, %v0, %v2, %v1
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 861
-	vsldoi %v0, %v16, %v9, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 862
-	vmladduhm %v18, %v0, %v2, %v18
-# 8x x0 = x2[5]
-	.loc 1 863
-	vsplth %v7, %v17, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 864
-	vsldoi %v0, %v9, %v15, 6
-# 8x a0 = x1 * x0 + a0
-	.loc 1 865
-	vmladduhm %v8, %v0, %v7, %v8
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 866
-	vsldoi %v0, %v15, %v14, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 867
-	vmladduhm %v2, %v0, %v7, %v19
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 868
-	vsldoi %v0, %v14, %v13, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 869
-	vmladduhm %v3, %v0, %v7, %v3
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 870
-	vsldoi %v0, %v13, %v12, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 871
-	vmladduhm %v4, %v0, %v7, %v4
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 872
-	vsldoi %v0, %v12, %v11, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 873
-	vmladduhm %v5, %v0, %v7, %v5
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 874
-	vsldoi %v0, %v11, %v10, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 875
-	vmladduhm %v6, %v0, %v7, %v6
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 876
-	vsldoi %v0, %v10, %v16, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 877
-	vmladduhm %v1, %v0, %v7, %v1
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 878
-	vsldoi %v0, %v16, %v9, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 879
-	vmladduhm %v18, %v0, %v7, %v18
-# 8x x0 = x2[6]
-	.loc 1 880
-	vsplth %v19, %v17, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 881
-	vsldoi %v0, %v9, %v15, 4
-# 8x a0 = x1 * x0 + a0
-	.loc 1 882
-	vmladduhm %v7, %v0, %v19, %v8
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 883
-	vsldoi %v0, %v15, %v14, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 884
-	vmladduhm %v2, %v0, %v19, %v2
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 885
-	vsldoi %v0, %v14, %v13, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 886
-	vmladduhm %v3, %v0, %v19, %v3
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 887
-	vsldoi %v0, %v13, %v12, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 888
-	vmladduhm %v4, %v0, %v19, %v4
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 889
-	vsldoi %v0, %v12, %v11, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 890
-	vmladduhm %v5, %v0, %v19, %v5
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 891
-	vsldoi %v0, %v11, %v10, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 892
-	vmladduhm %v6, %v0, %v19, %v6
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 893
-	vsldoi %v0, %v10, %v16, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 894
-	vmladduhm %v8, %v0, %v19, %v1
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 895
-	vsldoi %v0, %v16, %v9, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 896
-	vmladduhm %v18, %v0, %v19, %v18
-# 8x x0 = x2[7]
-	.loc 1 897
-	vsplth %v0, %v17, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 898
-	vsldoi %v1, %v9, %v15, 2
-# 8x a0 = x1 * x0 + a0
-	.loc 1 899
-	vmladduhm %v17, %v1, %v0, %v7
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 900
-	vsldoi %v1, %v15, %v14, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 901
-	vmladduhm %v1, %v1, %v0, %v2
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 902
-	vsldoi %v2, %v14, %v13, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 903
-	vmladduhm %v2, %v2, %v0, %v3
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 904
-	vsldoi %v3, %v13, %v12, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 905
-	vmladduhm %v3, %v3, %v0, %v4
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 906
-	vsldoi %v4, %v12, %v11, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 907
-	vmladduhm %v4, %v4, %v0, %v5
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 908
-	vsldoi %v5, %v11, %v10, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 909
-	vmladduhm %v5, %v5, %v0, %v6
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 910
-	vsldoi %v6, %v10, %v16, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 911
-	vmladduhm %v6, %v6, %v0, %v8
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 912
-	vsldoi %v7, %v16, %v9, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 913
-	vmladduhm %v0, %v7, %v0, %v18
-# x2 = mem128[pb + 16]
-	.loc 1 914
-	li %r0, 16
-	lvx %v8, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 915
-	vsplth %v7, %v8, 0
-# 8x a1 = e0 * x0 + a1
-	.loc 1 916
-	vmladduhm %v1, %v15, %v7, %v1
-# 8x a2 = e1 * x0 + a2
-	.loc 1 917
-	vmladduhm %v2, %v14, %v7, %v2
-# 8x a3 = e2 * x0 + a3
-	.loc 1 918
-	vmladduhm %v3, %v13, %v7, %v3
-# 8x a4 = e3 * x0 + a4
-	.loc 1 919
-	vmladduhm %v4, %v12, %v7, %v4
-# 8x a5 = e4 * x0 + a5
-	.loc 1 920
-	vmladduhm %v5, %v11, %v7, %v5
-# 8x a6 = e5 * x0 + a6
-	.loc 1 921
-	vmladduhm %v6, %v10, %v7, %v6
-# 8x a7 = e6 * x0 + a7
-	.loc 1 922
-	vmladduhm %v0, %v16, %v7, %v0
-# 8x x0 = x2[1]
-	.loc 1 923
-	vsplth %v20, %v8, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 924
-	vsldoi %v7, %v9, %v15, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 925
-	vmladduhm %v7, %v7, %v20, %v1
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 926
-	vsldoi %v1, %v15, %v14, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 927
-	vmladduhm %v19, %v1, %v20, %v2
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 928
-	vsldoi %v1, %v14, %v13, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 929
-	vmladduhm %v3, %v1, %v20, %v3
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 930
-	vsldoi %v1, %v13, %v12, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 931
-	vmladduhm %v4, %v1, %v20, %v4
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 932
-	vsldoi %v1, %v12, %v11, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 933
-	vmladduhm %v18, %v1, %v20, %v5
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 934
-	vsldoi %v1, %v11, %v10, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 935
-	vmladduhm %v6, %v1, %v20, %v6
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 936
-	vsldoi %v1, %v10, %v16, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 937
-	vmladduhm %v2, %v1, %v20, %v0
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 938
-	vsldoi %v0, %v16, %v9, 14
-# 8x a8 = x1 * x0 + z0
-	.loc 1 939
-	vmladduhm %v20, %v0, %v20, %v9
-# 8x x0 = x2[2]
-	.loc 1 940
-	vsplth %v1, %v8, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 941
-	vsldoi %v0, %v9, %v15, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 942
-	vmladduhm %v7, %v0, %v1, %v7
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 943
-	vsldoi %v0, %v15, %v14, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 944
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 945
-	vsldoi %v0, %v14, %v13, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 946
-	vmladduhm %v3, %v0, %v1, %v3
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 947
-	vsldoi %v0, %v13, %v12, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 948
-	vmladduhm %v5, %v0, %v1, %v4
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 949
-	vsldoi %v0, %v12, %v11, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 950
-	vmladduhm %v4, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 951
-	vsldoi %v0, %v11, %v10, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 952
-	vmladduhm %v18, %v0, %v1, %v6
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 953
-	vsldoi %v0, %v10, %v16, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 954
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 955
-	vsldoi %v0, %v16, %v9, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 956
-	vmladduhm %v20, %v0, %v1, %v20
-# 8x x0 = x2[3]
-	.loc 1 957
-	vsplth %v6, %v8, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 958
-	vsldoi %v0, %v9, %v15, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 959
-	vmladduhm %v7, %v0, %v6, %v7
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 960
-	vsldoi %v0, %v15, %v14, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 961
-	vmladduhm %v1, %v0, %v6, %v19
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 962
-	vsldoi %v0, %v14, %v13, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 963
-	vmladduhm %v3, %v0, %v6, %v3
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 964
-	vsldoi %v0, %v13, %v12, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 965
-	vmladduhm %v5, %v0, %v6, %v5
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 966
-	vsldoi %v0, %v12, %v11, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 967
-	vmladduhm %v19, %v0, %v6, %v4
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 968
-	vsldoi %v0, %v11, %v10, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 969
-	vmladduhm %v4, %v0, %v6, %v18
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 970
-	vsldoi %v0, %v10, %v16, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 971
-	vmladduhm %v2, %v0, %v6, %v2
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 972
-	vsldoi %v0, %v16, %v9, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 973
-	vmladduhm %v20, %v0, %v6, %v20
-# 8x x0 = x2[4]
-	.loc 1 974
-	vsplth %v6, %v8, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 975
-	vsldoi %v0, %v9, %v15, 8
-# 8x a1 = x1 * x0 + a1
-	.loc 1 976
-	vmladduhm %v7, %v0, %v6, %v7
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 977
-	vsldoi %v0, %v15, %v14, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 978
-	vmladduhm %v1, %v0, %v6, %v1
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 979
-	vsldoi %v0, %v14, %v13, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 980
-	vmladduhm %v3, %v0, %v6, %v3
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 981
-	vsldoi %v0, %v13, %v12, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 982
-	vmladduhm %v18, %v0, %v6, %v5
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 983
-	vsldoi %v0, %v12, %v11, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 984
-	vmladduhm %v5, %v0, %v6, %v19
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 985
-	vsldoi %v0, %v11, %v10, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 986
-	vmladduhm %v4, %v0, %v6, %v4
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 987
-	vsldoi %v0, %v10, %v16, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 988
-	vmladduhm %v19, %v0, %v6, %v2
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 989
-	vsldoi %v0, %v16, %v9, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 990
-	vmladduhm %v20, %v0, %v6, %v20
-# 8x x0 = x2[5]
-	.loc 1 991
-	vsplth %v2, %v8, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 992
-	vsldoi %v0, %v9, %v15, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 993
-	vmladduhm %v7, %v0, %v2, %v7
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 994
-	vsldoi %v0, %v15, %v14, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 995
-	vmladduhm %v1, %v0, %v2, %v1
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 996
-	vsldoi %v0, %v14, %v13, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 997
-	vmladduhm %v21, %v0, %v2, %v3
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 998
-	vsldoi %v0, %v13, %v12, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 999
-	vmladduhm %v3, %v0, %v2, %v18
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 1000
-	vsldoi %v0, %v12, %v11, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1001
-	vmladduhm %v5, %v0, %v2, %v5
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 1002
-	vsldoi %v0, %v11, %v10, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1003
-	vmladduhm %v18, %v0, %v2, %v4
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 1004
-	vsldoi %v0, %v10, %v16, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1005
-	vmladduhm %v6, %v0, %v2, %v19
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 1006
-	vsldoi %v0, %v16, %v9, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1007
-	vmladduhm %v20, %v0, %v2, %v20
-# 8x x0 = x2[6]
-	.loc 1 1008
-	vsplth %v4, %v8, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1009
-	vsldoi %v0, %v9, %v15, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1010
-	vmladduhm %v7, %v0, %v4, %v7
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1011
-	vsldoi %v0, %v15, %v14, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1012
-	vmladduhm %v1, %v0, %v4, %v1
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1013
-	vsldoi %v0, %v14, %v13, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1014
-	vmladduhm %v2, %v0, %v4, %v21
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 1015
-	vsldoi %v0, %v13, %v12, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1016
-	vmladduhm %v3, %v0, %v4, %v3
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 1017
-	vsldoi %v0, %v12, %v11, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1018
-	vmladduhm %v19, %v0, %v4, %v5
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 1019
-	vsldoi %v0, %v11, %v10, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1020
-	vmladduhm %v5, %v0, %v4, %v18
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 1021
-	vsldoi %v0, %v10, %v16, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1022
-	vmladduhm %v6, %v0, %v4, %v6
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 1023
-	vsldoi %v0, %v16, %v9, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1024
-	vmladduhm %v20, %v0, %v4, %v20
-# 8x x0 = x2[7]
-	.loc 1 1025
-	vsplth %v8, %v8, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1026
-	vsldoi %v0, %v9, %v15, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1027
-	vmladduhm %v7, %v0, %v8, %v7
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1028
-	vsldoi %v0, %v15, %v14, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1029
-	vmladduhm %v0, %v0, %v8, %v1
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1030
-	vsldoi %v1, %v14, %v13, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1031
-	vmladduhm %v1, %v1, %v8, %v2
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 1032
-	vsldoi %v2, %v13, %v12, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1033
-	vmladduhm %v2, %v2, %v8, %v3
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 1034
-	vsldoi %v3, %v12, %v11, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1035
-	vmladduhm %v3, %v3, %v8, %v19
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 1036
-	vsldoi %v4, %v11, %v10, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1037
-	vmladduhm %v4, %v4, %v8, %v5
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 1038
-	vsldoi %v5, %v10, %v16, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1039
-	vmladduhm %v5, %v5, %v8, %v6
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 1040
-	vsldoi %v6, %v16, %v9, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1041
-	vmladduhm %v6, %v6, %v8, %v20
-# x2 = mem128[pb + 32]
-	.loc 1 1042
-	li %r0, 32
-	lvx %v18, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 1043
-	vsplth %v8, %v18, 0
-# 8x a2 = e0 * x0 + a2
-	.loc 1 1044
-	vmladduhm %v0, %v15, %v8, %v0
-# 8x a3 = e1 * x0 + a3
-	.loc 1 1045
-	vmladduhm %v1, %v14, %v8, %v1
-# 8x a4 = e2 * x0 + a4
-	.loc 1 1046
-	vmladduhm %v2, %v13, %v8, %v2
-# 8x a5 = e3 * x0 + a5
-	.loc 1 1047
-	vmladduhm %v3, %v12, %v8, %v3
-# 8x a6 = e4 * x0 + a6
-	.loc 1 1048
-	vmladduhm %v4, %v11, %v8, %v4
-# 8x a7 = e5 * x0 + a7
-	.loc 1 1049
-	vmladduhm %v5, %v10, %v8, %v5
-# 8x a8 = e6 * x0 + a8
-	.loc 1 1050
-	vmladduhm %v6, %v16, %v8, %v6
-# 8x x0 = x2[1]
-	.loc 1 1051
-	vsplth %v19, %v18, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1052
-	vsldoi %v8, %v9, %v15, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1053
-	vmladduhm %v20, %v8, %v19, %v0
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1054
-	vsldoi %v0, %v15, %v14, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1055
-	vmladduhm %v1, %v0, %v19, %v1
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1056
-	vsldoi %v0, %v14, %v13, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1057
-	vmladduhm %v21, %v0, %v19, %v2
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 1058
-	vsldoi %v0, %v13, %v12, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1059
-	vmladduhm %v3, %v0, %v19, %v3
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 1060
-	vsldoi %v0, %v12, %v11, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1061
-	vmladduhm %v2, %v0, %v19, %v4
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 1062
-	vsldoi %v0, %v11, %v10, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1063
-	vmladduhm %v8, %v0, %v19, %v5
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 1064
-	vsldoi %v0, %v10, %v16, 14
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1065
-	vmladduhm %v6, %v0, %v19, %v6
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 1066
-	vsldoi %v0, %v16, %v9, 14
-# 8x a9 = x1 * x0 + z0
-	.loc 1 1067
-	vmladduhm %v19, %v0, %v19, %v9
-# 8x x0 = x2[2]
-	.loc 1 1068
-	vsplth %v5, %v18, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1069
-	vsldoi %v0, %v9, %v15, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1070
-	vmladduhm %v4, %v0, %v5, %v20
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1071
-	vsldoi %v0, %v15, %v14, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1072
-	vmladduhm %v20, %v0, %v5, %v1
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1073
-	vsldoi %v0, %v14, %v13, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1074
-	vmladduhm %v1, %v0, %v5, %v21
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 1075
-	vsldoi %v0, %v13, %v12, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1076
-	vmladduhm %v3, %v0, %v5, %v3
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 1077
-	vsldoi %v0, %v12, %v11, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1078
-	vmladduhm %v2, %v0, %v5, %v2
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 1079
-	vsldoi %v0, %v11, %v10, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1080
-	vmladduhm %v8, %v0, %v5, %v8
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 1081
-	vsldoi %v0, %v10, %v16, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1082
-	vmladduhm %v6, %v0, %v5, %v6
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 1083
-	vsldoi %v0, %v16, %v9, 12
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1084
-	vmladduhm %v19, %v0, %v5, %v19
-# 8x x0 = x2[3]
-	.loc 1 1085
-	vsplth %v5, %v18, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1086
-	vsldoi %v0, %v9, %v15, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1087
-	vmladduhm %v21, %v0, %v5, %v4
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1088
-	vsldoi %v0, %v15, %v14, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1089
-	vmladduhm %v4, %v0, %v5, %v20
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1090
-	vsldoi %v0, %v14, %v13, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1091
-	vmladduhm %v1, %v0, %v5, %v1
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 1092
-	vsldoi %v0, %v13, %v12, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1093
-	vmladduhm %v3, %v0, %v5, %v3
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 1094
-	vsldoi %v0, %v12, %v11, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1095
-	vmladduhm %v20, %v0, %v5, %v2
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 1096
-	vsldoi %v0, %v11, %v10, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1097
-	vmladduhm %v8, %v0, %v5, %v8
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 1098
-	vsldoi %v0, %v10, %v16, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1099
-	vmladduhm %v2, %v0, %v5, %v6
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 1100
-	vsldoi %v0, %v16, %v9, 10
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1101
-	vmladduhm %v19, %v0, %v5, %v19
-# 8x x0 = x2[4]
-	.loc 1 1102
-	vsplth %v5, %v18, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1103
-	vsldoi %v0, %v9, %v15, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1104
-	vmladduhm %v6, %v0, %v5, %v21
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1105
-	vsldoi %v0, %v15, %v14, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1106
-	vmladduhm %v4, %v0, %v5, %v4
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1107
-	vsldoi %v0, %v14, %v13, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1108
-	vmladduhm %v1, %v0, %v5, %v1
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 1109
-	vsldoi %v0, %v13, %v12, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1110
-	vmladduhm %v21, %v0, %v5, %v3
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 1111
-	vsldoi %v0, %v12, %v11, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1112
-	vmladduhm %v20, %v0, %v5, %v20
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 1113
-	vsldoi %v0, %v11, %v10, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1114
-	vmladduhm %v3, %v0, %v5, %v8
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 1115
-	vsldoi %v0, %v10, %v16, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1116
-	vmladduhm %v8, %v0, %v5, %v2
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 1117
-	vsldoi %v0, %v16, %v9, 8
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1118
-	vmladduhm %v19, %v0, %v5, %v19
-# 8x x0 = x2[5]
-	.loc 1 1119
-	vsplth %v2, %v18, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1120
-	vsldoi %v0, %v9, %v15, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1121
-	vmladduhm %v6, %v0, %v2, %v6
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1122
-	vsldoi %v0, %v15, %v14, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1123
-	vmladduhm %v22, %v0, %v2, %v4
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1124
-	vsldoi %v0, %v14, %v13, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1125
-	vmladduhm %v1, %v0, %v2, %v1
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 1126
-	vsldoi %v0, %v13, %v12, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1127
-	vmladduhm %v21, %v0, %v2, %v21
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 1128
-	vsldoi %v0, %v12, %v11, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1129
-	vmladduhm %v4, %v0, %v2, %v20
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 1130
-	vsldoi %v0, %v11, %v10, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1131
-	vmladduhm %v20, %v0, %v2, %v3
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 1132
-	vsldoi %v0, %v10, %v16, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1133
-	vmladduhm %v5, %v0, %v2, %v8
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 1134
-	vsldoi %v0, %v16, %v9, 6
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1135
-	vmladduhm %v19, %v0, %v2, %v19
-# 8x x0 = x2[6]
-	.loc 1 1136
-	vsplth %v3, %v18, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1137
-	vsldoi %v0, %v9, %v15, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1138
-	vmladduhm %v6, %v0, %v3, %v6
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1139
-	vsldoi %v0, %v15, %v14, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1140
-	vmladduhm %v22, %v0, %v3, %v22
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1141
-	vsldoi %v0, %v14, %v13, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1142
-	vmladduhm %v1, %v0, %v3, %v1
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 1143
-	vsldoi %v0, %v13, %v12, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1144
-	vmladduhm %v2, %v0, %v3, %v21
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 1145
-	vsldoi %v0, %v12, %v11, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1146
-	vmladduhm %v8, %v0, %v3, %v4
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 1147
-	vsldoi %v0, %v11, %v10, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1148
-	vmladduhm %v4, %v0, %v3, %v20
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 1149
-	vsldoi %v0, %v10, %v16, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1150
-	vmladduhm %v5, %v0, %v3, %v5
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 1151
-	vsldoi %v0, %v16, %v9, 4
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1152
-	vmladduhm %v19, %v0, %v3, %v19
-# 8x x0 = x2[7]
-	.loc 1 1153
-	vsplth %v18, %v18, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1154
-	vsldoi %v0, %v9, %v15, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1155
-	vmladduhm %v6, %v0, %v18, %v6
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1156
-	vsldoi %v0, %v15, %v14, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1157
-	vmladduhm %v22, %v0, %v18, %v22
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1158
-	vsldoi %v0, %v14, %v13, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1159
-	vmladduhm %v0, %v0, %v18, %v1
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 1160
-	vsldoi %v1, %v13, %v12, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1161
-	vmladduhm %v1, %v1, %v18, %v2
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 1162
-	vsldoi %v2, %v12, %v11, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1163
-	vmladduhm %v2, %v2, %v18, %v8
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 1164
-	vsldoi %v3, %v11, %v10, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1165
-	vmladduhm %v3, %v3, %v18, %v4
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 1166
-	vsldoi %v4, %v10, %v16, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1167
-	vmladduhm %v4, %v4, %v18, %v5
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 1168
-	vsldoi %v5, %v16, %v9, 2
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1169
-	vmladduhm %v5, %v5, %v18, %v19
-# x2 = mem128[pb + 48]
-	.loc 1 1170
-	li %r0, 48
-	lvx %v19, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 1171
-	vsplth %v8, %v19, 0
-# 8x a3 = e0 * x0 + a3
-	.loc 1 1172
-	vmladduhm %v18, %v15, %v8, %v22
-# 8x a4 = e1 * x0 + a4
-	.loc 1 1173
-	vmladduhm %v0, %v14, %v8, %v0
-# 8x a5 = e2 * x0 + a5
-	.loc 1 1174
-	vmladduhm %v1, %v13, %v8, %v1
-# 8x a6 = e3 * x0 + a6
-	.loc 1 1175
-	vmladduhm %v2, %v12, %v8, %v2
-# 8x a7 = e4 * x0 + a7
-	.loc 1 1176
-	vmladduhm %v3, %v11, %v8, %v3
-# 8x a8 = e5 * x0 + a8
-	.loc 1 1177
-	vmladduhm %v22, %v10, %v8, %v4
-# 8x a9 = e6 * x0 + a9
-	.loc 1 1178
-	vmladduhm %v23, %v16, %v8, %v5
-# 8x x0 = x2[1]
-	.loc 1 1179
-	vsplth %v21, %v19, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1180
-	vsldoi %v4, %v9, %v15, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1181
-	vmladduhm %v20, %v4, %v21, %v18
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1182
-	vsldoi %v4, %v15, %v14, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1183
-	vmladduhm %v18, %v4, %v21, %v0
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1184
-	vsldoi %v0, %v14, %v13, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1185
-	vmladduhm %v8, %v0, %v21, %v1
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 1186
-	vsldoi %v0, %v13, %v12, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1187
-	vmladduhm %v1, %v0, %v21, %v2
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 1188
-	vsldoi %v0, %v12, %v11, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1189
-	vmladduhm %v5, %v0, %v21, %v3
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 1190
-	vsldoi %v0, %v11, %v10, 14
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1191
-	vmladduhm %v22, %v0, %v21, %v22
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 1192
-	vsldoi %v0, %v10, %v16, 14
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1193
-	vmladduhm %v23, %v0, %v21, %v23
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 1194
-	vsldoi %v0, %v16, %v9, 14
-# 8x a10 = x1 * x0 + z0
-	.loc 1 1195
-	vmladduhm %v21, %v0, %v21, %v9
-# 8x x0 = x2[2]
-	.loc 1 1196
-	vsplth %v4, %v19, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1197
-	vsldoi %v0, %v9, %v15, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1198
-	vmladduhm %v3, %v0, %v4, %v20
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1199
-	vsldoi %v0, %v15, %v14, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1200
-	vmladduhm %v18, %v0, %v4, %v18
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1201
-	vsldoi %v0, %v14, %v13, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1202
-	vmladduhm %v2, %v0, %v4, %v8
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 1203
-	vsldoi %v0, %v13, %v12, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1204
-	vmladduhm %v1, %v0, %v4, %v1
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 1205
-	vsldoi %v0, %v12, %v11, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1206
-	vmladduhm %v5, %v0, %v4, %v5
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 1207
-	vsldoi %v0, %v11, %v10, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1208
-	vmladduhm %v22, %v0, %v4, %v22
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 1209
-	vsldoi %v0, %v10, %v16, 12
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1210
-	vmladduhm %v23, %v0, %v4, %v23
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 1211
-	vsldoi %v0, %v16, %v9, 12
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1212
-	vmladduhm %v21, %v0, %v4, %v21
-# 8x x0 = x2[3]
-	.loc 1 1213
-	vsplth %v4, %v19, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1214
-	vsldoi %v0, %v9, %v15, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1215
-	vmladduhm %v8, %v0, %v4, %v3
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1216
-	vsldoi %v0, %v15, %v14, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1217
-	vmladduhm %v3, %v0, %v4, %v18
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1218
-	vsldoi %v0, %v14, %v13, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1219
-	vmladduhm %v2, %v0, %v4, %v2
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 1220
-	vsldoi %v0, %v13, %v12, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1221
-	vmladduhm %v18, %v0, %v4, %v1
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 1222
-	vsldoi %v0, %v12, %v11, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1223
-	vmladduhm %v20, %v0, %v4, %v5
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 1224
-	vsldoi %v0, %v11, %v10, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1225
-	vmladduhm %v22, %v0, %v4, %v22
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 1226
-	vsldoi %v0, %v10, %v16, 10
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1227
-	vmladduhm %v1, %v0, %v4, %v23
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 1228
-	vsldoi %v0, %v16, %v9, 10
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1229
-	vmladduhm %v21, %v0, %v4, %v21
-# 8x x0 = x2[4]
-	.loc 1 1230
-	vsplth %v4, %v19, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1231
-	vsldoi %v0, %v9, %v15, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1232
-	vmladduhm %v5, %v0, %v4, %v8
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1233
-	vsldoi %v0, %v15, %v14, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1234
-	vmladduhm %v3, %v0, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1235
-	vsldoi %v0, %v14, %v13, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1236
-	vmladduhm %v8, %v0, %v4, %v2
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 1237
-	vsldoi %v0, %v13, %v12, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1238
-	vmladduhm %v18, %v0, %v4, %v18
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 1239
-	vsldoi %v0, %v12, %v11, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1240
-	vmladduhm %v20, %v0, %v4, %v20
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 1241
-	vsldoi %v0, %v11, %v10, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1242
-	vmladduhm %v2, %v0, %v4, %v22
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 1243
-	vsldoi %v0, %v10, %v16, 8
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1244
-	vmladduhm %v22, %v0, %v4, %v1
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 1245
-	vsldoi %v0, %v16, %v9, 8
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1246
-	vmladduhm %v21, %v0, %v4, %v21
-# 8x x0 = x2[5]
-	.loc 1 1247
-	vsplth %v1, %v19, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1248
-	vsldoi %v0, %v9, %v15, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1249
-	vmladduhm %v5, %v0, %v1, %v5
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1250
-	vsldoi %v0, %v15, %v14, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1251
-	vmladduhm %v23, %v0, %v1, %v3
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1252
-	vsldoi %v0, %v14, %v13, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1253
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 1254
-	vsldoi %v0, %v13, %v12, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1255
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 1256
-	vsldoi %v0, %v12, %v11, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1257
-	vmladduhm %v3, %v0, %v1, %v20
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 1258
-	vsldoi %v0, %v11, %v10, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1259
-	vmladduhm %v20, %v0, %v1, %v2
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 1260
-	vsldoi %v0, %v10, %v16, 6
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1261
-	vmladduhm %v4, %v0, %v1, %v22
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 1262
-	vsldoi %v0, %v16, %v9, 6
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1263
-	vmladduhm %v21, %v0, %v1, %v21
-# 8x x0 = x2[6]
-	.loc 1 1264
-	vsplth %v2, %v19, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1265
-	vsldoi %v0, %v9, %v15, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1266
-	vmladduhm %v5, %v0, %v2, %v5
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1267
-	vsldoi %v0, %v15, %v14, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1268
-	vmladduhm %v23, %v0, %v2, %v23
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1269
-	vsldoi %v0, %v14, %v13, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1270
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 1271
-	vsldoi %v0, %v13, %v12, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1272
-	vmladduhm %v1, %v0, %v2, %v18
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 1273
-	vsldoi %v0, %v12, %v11, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1274
-	vmladduhm %v18, %v0, %v2, %v3
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 1275
-	vsldoi %v0, %v11, %v10, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1276
-	vmladduhm %v3, %v0, %v2, %v20
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 1277
-	vsldoi %v0, %v10, %v16, 4
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1278
-	vmladduhm %v4, %v0, %v2, %v4
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 1279
-	vsldoi %v0, %v16, %v9, 4
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1280
-	vmladduhm %v21, %v0, %v2, %v21
-# 8x x0 = x2[7]
-	.loc 1 1281
-	vsplth %v19, %v19, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1282
-	vsldoi %v0, %v9, %v15, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1283
-	vmladduhm %v5, %v0, %v19, %v5
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1284
-	vsldoi %v0, %v15, %v14, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1285
-	vmladduhm %v23, %v0, %v19, %v23
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1286
-	vsldoi %v0, %v14, %v13, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1287
-	vmladduhm %v20, %v0, %v19, %v8
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 1288
-	vsldoi %v0, %v13, %v12, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1289
-	vmladduhm %v0, %v0, %v19, %v1
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 1290
-	vsldoi %v1, %v12, %v11, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1291
-	vmladduhm %v1, %v1, %v19, %v18
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 1292
-	vsldoi %v2, %v11, %v10, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1293
-	vmladduhm %v2, %v2, %v19, %v3
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 1294
-	vsldoi %v3, %v10, %v16, 2
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1295
-	vmladduhm %v3, %v3, %v19, %v4
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 1296
-	vsldoi %v4, %v16, %v9, 2
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1297
-	vmladduhm %v4, %v4, %v19, %v21
-# x2 = mem128[pb + 64]
-	.loc 1 1298
-	li %r0, 64
-	lvx %v21, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 1299
-	vsplth %v8, %v21, 0
-# 8x a4 = e0 * x0 + a4
-	.loc 1 1300
-	vmladduhm %v18, %v15, %v8, %v23
-# 8x a5 = e1 * x0 + a5
-	.loc 1 1301
-	vmladduhm %v19, %v14, %v8, %v20
-# 8x a6 = e2 * x0 + a6
-	.loc 1 1302
-	vmladduhm %v0, %v13, %v8, %v0
-# 8x a7 = e3 * x0 + a7
-	.loc 1 1303
-	vmladduhm %v1, %v12, %v8, %v1
-# 8x a8 = e4 * x0 + a8
-	.loc 1 1304
-	vmladduhm %v22, %v11, %v8, %v2
-# 8x a9 = e5 * x0 + a9
-	.loc 1 1305
-	vmladduhm %v23, %v10, %v8, %v3
-# 8x a10 = e6 * x0 + a10
-	.loc 1 1306
-	vmladduhm %v24, %v16, %v8, %v4
-# 8x x0 = x2[1]
-	.loc 1 1307
-	vsplth %v20, %v21, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1308
-	vsldoi %v2, %v9, %v15, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1309
-	vmladduhm %v18, %v2, %v20, %v18
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1310
-	vsldoi %v2, %v15, %v14, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1311
-	vmladduhm %v3, %v2, %v20, %v19
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1312
-	vsldoi %v2, %v14, %v13, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1313
-	vmladduhm %v8, %v2, %v20, %v0
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 1314
-	vsldoi %v0, %v13, %v12, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1315
-	vmladduhm %v4, %v0, %v20, %v1
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 1316
-	vsldoi %v0, %v12, %v11, 14
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1317
-	vmladduhm %v22, %v0, %v20, %v22
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 1318
-	vsldoi %v0, %v11, %v10, 14
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1319
-	vmladduhm %v23, %v0, %v20, %v23
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 1320
-	vsldoi %v0, %v10, %v16, 14
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1321
-	vmladduhm %v24, %v0, %v20, %v24
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 1322
-	vsldoi %v0, %v16, %v9, 14
-# 8x a11 = x1 * x0 + z0
-	.loc 1 1323
-	vmladduhm %v19, %v0, %v20, %v9
-# 8x x0 = x2[2]
-	.loc 1 1324
-	vsplth %v1, %v21, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1325
-	vsldoi %v0, %v9, %v15, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1326
-	vmladduhm %v2, %v0, %v1, %v18
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1327
-	vsldoi %v0, %v15, %v14, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1328
-	vmladduhm %v3, %v0, %v1, %v3
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1329
-	vsldoi %v0, %v14, %v13, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1330
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 1331
-	vsldoi %v0, %v13, %v12, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1332
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 1333
-	vsldoi %v0, %v12, %v11, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1334
-	vmladduhm %v22, %v0, %v1, %v22
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 1335
-	vsldoi %v0, %v11, %v10, 12
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1336
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 1337
-	vsldoi %v0, %v10, %v16, 12
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1338
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 1339
-	vsldoi %v0, %v16, %v9, 12
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1340
-	vmladduhm %v19, %v0, %v1, %v19
-# 8x x0 = x2[3]
-	.loc 1 1341
-	vsplth %v1, %v21, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1342
-	vsldoi %v0, %v9, %v15, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1343
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1344
-	vsldoi %v0, %v15, %v14, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1345
-	vmladduhm %v18, %v0, %v1, %v3
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1346
-	vsldoi %v0, %v14, %v13, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1347
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 1348
-	vsldoi %v0, %v13, %v12, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1349
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 1350
-	vsldoi %v0, %v12, %v11, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1351
-	vmladduhm %v22, %v0, %v1, %v22
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 1352
-	vsldoi %v0, %v11, %v10, 10
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1353
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 1354
-	vsldoi %v0, %v10, %v16, 10
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1355
-	vmladduhm %v3, %v0, %v1, %v24
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 1356
-	vsldoi %v0, %v16, %v9, 10
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1357
-	vmladduhm %v19, %v0, %v1, %v19
-# 8x x0 = x2[4]
-	.loc 1 1358
-	vsplth %v1, %v21, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1359
-	vsldoi %v0, %v9, %v15, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1360
-	vmladduhm %v20, %v0, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1361
-	vsldoi %v0, %v15, %v14, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1362
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1363
-	vsldoi %v0, %v14, %v13, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1364
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 1365
-	vsldoi %v0, %v13, %v12, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1366
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 1367
-	vsldoi %v0, %v12, %v11, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1368
-	vmladduhm %v22, %v0, %v1, %v22
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 1369
-	vsldoi %v0, %v11, %v10, 8
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1370
-	vmladduhm %v2, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 1371
-	vsldoi %v0, %v10, %v16, 8
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1372
-	vmladduhm %v3, %v0, %v1, %v3
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 1373
-	vsldoi %v0, %v16, %v9, 8
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1374
-	vmladduhm %v23, %v0, %v1, %v19
-# 8x x0 = x2[5]
-	.loc 1 1375
-	vsplth %v19, %v21, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1376
-	vsldoi %v0, %v9, %v15, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1377
-	vmladduhm %v20, %v0, %v19, %v20
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1378
-	vsldoi %v0, %v15, %v14, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1379
-	vmladduhm %v18, %v0, %v19, %v18
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1380
-	vsldoi %v0, %v14, %v13, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1381
-	vmladduhm %v8, %v0, %v19, %v8
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 1382
-	vsldoi %v0, %v13, %v12, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1383
-	vmladduhm %v4, %v0, %v19, %v4
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 1384
-	vsldoi %v0, %v12, %v11, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1385
-	vmladduhm %v1, %v0, %v19, %v22
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 1386
-	vsldoi %v0, %v11, %v10, 6
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1387
-	vmladduhm %v2, %v0, %v19, %v2
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 1388
-	vsldoi %v0, %v10, %v16, 6
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1389
-	vmladduhm %v3, %v0, %v19, %v3
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 1390
-	vsldoi %v0, %v16, %v9, 6
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1391
-	vmladduhm %v23, %v0, %v19, %v23
-# 8x x0 = x2[6]
-	.loc 1 1392
-	vsplth %v19, %v21, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1393
-	vsldoi %v0, %v9, %v15, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1394
-	vmladduhm %v20, %v0, %v19, %v20
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1395
-	vsldoi %v0, %v15, %v14, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1396
-	vmladduhm %v18, %v0, %v19, %v18
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1397
-	vsldoi %v0, %v14, %v13, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1398
-	vmladduhm %v8, %v0, %v19, %v8
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 1399
-	vsldoi %v0, %v13, %v12, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1400
-	vmladduhm %v4, %v0, %v19, %v4
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 1401
-	vsldoi %v0, %v12, %v11, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1402
-	vmladduhm %v1, %v0, %v19, %v1
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 1403
-	vsldoi %v0, %v11, %v10, 4
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1404
-	vmladduhm %v2, %v0, %v19, %v2
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 1405
-	vsldoi %v0, %v10, %v16, 4
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1406
-	vmladduhm %v3, %v0, %v19, %v3
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 1407
-	vsldoi %v0, %v16, %v9, 4
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1408
-	vmladduhm %v23, %v0, %v19, %v23
-# 8x x0 = x2[7]
-	.loc 1 1409
-	vsplth %v19, %v21, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1410
-	vsldoi %v0, %v9, %v15, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1411
-	vmladduhm %v20, %v0, %v19, %v20
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1412
-	vsldoi %v0, %v15, %v14, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1413
-	vmladduhm %v18, %v0, %v19, %v18
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1414
-	vsldoi %v0, %v14, %v13, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1415
-	vmladduhm %v21, %v0, %v19, %v8
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 1416
-	vsldoi %v0, %v13, %v12, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1417
-	vmladduhm %v22, %v0, %v19, %v4
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 1418
-	vsldoi %v0, %v12, %v11, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1419
-	vmladduhm %v0, %v0, %v19, %v1
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 1420
-	vsldoi %v1, %v11, %v10, 2
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1421
-	vmladduhm %v1, %v1, %v19, %v2
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 1422
-	vsldoi %v2, %v10, %v16, 2
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1423
-	vmladduhm %v2, %v2, %v19, %v3
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 1424
-	vsldoi %v3, %v16, %v9, 2
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1425
-	vmladduhm %v3, %v3, %v19, %v23
-# x2 = mem128[pb + 80]
-	.loc 1 1426
-	li %r0, 80
-	lvx %v23, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 1427
-	vsplth %v4, %v23, 0
-# 8x a5 = e0 * x0 + a5
-	.loc 1 1428
-	vmladduhm %v8, %v15, %v4, %v18
-# 8x a6 = e1 * x0 + a6
-	.loc 1 1429
-	vmladduhm %v18, %v14, %v4, %v21
-# 8x a7 = e2 * x0 + a7
-	.loc 1 1430
-	vmladduhm %v19, %v13, %v4, %v22
-# 8x a8 = e3 * x0 + a8
-	.loc 1 1431
-	vmladduhm %v24, %v12, %v4, %v0
-# 8x a9 = e4 * x0 + a9
-	.loc 1 1432
-	vmladduhm %v21, %v11, %v4, %v1
-# 8x a10 = e5 * x0 + a10
-	.loc 1 1433
-	vmladduhm %v22, %v10, %v4, %v2
-# 8x a11 = e6 * x0 + a11
-	.loc 1 1434
-	vmladduhm %v1, %v16, %v4, %v3
-# 8x x0 = x2[1]
-	.loc 1 1435
-	vsplth %v2, %v23, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1436
-	vsldoi %v0, %v9, %v15, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1437
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1438
-	vsldoi %v0, %v15, %v14, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1439
-	vmladduhm %v18, %v0, %v2, %v18
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1440
-	vsldoi %v0, %v14, %v13, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1441
-	vmladduhm %v19, %v0, %v2, %v19
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 1442
-	vsldoi %v0, %v13, %v12, 14
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1443
-	vmladduhm %v24, %v0, %v2, %v24
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 1444
-	vsldoi %v0, %v12, %v11, 14
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1445
-	vmladduhm %v3, %v0, %v2, %v21
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 1446
-	vsldoi %v0, %v11, %v10, 14
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1447
-	vmladduhm %v22, %v0, %v2, %v22
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 1448
-	vsldoi %v0, %v10, %v16, 14
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1449
-	vmladduhm %v4, %v0, %v2, %v1
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 1450
-	vsldoi %v0, %v16, %v9, 14
-# 8x a12 = x1 * x0 + z0
-	.loc 1 1451
-	vmladduhm %v21, %v0, %v2, %v9
-# 8x x0 = x2[2]
-	.loc 1 1452
-	vsplth %v2, %v23, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1453
-	vsldoi %v0, %v9, %v15, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1454
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1455
-	vsldoi %v0, %v15, %v14, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1456
-	vmladduhm %v18, %v0, %v2, %v18
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1457
-	vsldoi %v0, %v14, %v13, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1458
-	vmladduhm %v19, %v0, %v2, %v19
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 1459
-	vsldoi %v0, %v13, %v12, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1460
-	vmladduhm %v1, %v0, %v2, %v24
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 1461
-	vsldoi %v0, %v12, %v11, 12
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1462
-	vmladduhm %v3, %v0, %v2, %v3
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 1463
-	vsldoi %v0, %v11, %v10, 12
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1464
-	vmladduhm %v22, %v0, %v2, %v22
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 1465
-	vsldoi %v0, %v10, %v16, 12
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1466
-	vmladduhm %v4, %v0, %v2, %v4
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 1467
-	vsldoi %v0, %v16, %v9, 12
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1468
-	vmladduhm %v24, %v0, %v2, %v21
-# 8x x0 = x2[3]
-	.loc 1 1469
-	vsplth %v21, %v23, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1470
-	vsldoi %v0, %v9, %v15, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1471
-	vmladduhm %v8, %v0, %v21, %v8
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1472
-	vsldoi %v0, %v15, %v14, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1473
-	vmladduhm %v18, %v0, %v21, %v18
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1474
-	vsldoi %v0, %v14, %v13, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1475
-	vmladduhm %v2, %v0, %v21, %v19
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 1476
-	vsldoi %v0, %v13, %v12, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1477
-	vmladduhm %v19, %v0, %v21, %v1
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 1478
-	vsldoi %v0, %v12, %v11, 10
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1479
-	vmladduhm %v3, %v0, %v21, %v3
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 1480
-	vsldoi %v0, %v11, %v10, 10
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1481
-	vmladduhm %v22, %v0, %v21, %v22
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 1482
-	vsldoi %v0, %v10, %v16, 10
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1483
-	vmladduhm %v4, %v0, %v21, %v4
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 1484
-	vsldoi %v0, %v16, %v9, 10
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1485
-	vmladduhm %v24, %v0, %v21, %v24
-# 8x x0 = x2[4]
-	.loc 1 1486
-	vsplth %v21, %v23, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1487
-	vsldoi %v0, %v9, %v15, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1488
-	vmladduhm %v8, %v0, %v21, %v8
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1489
-	vsldoi %v0, %v15, %v14, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1490
-	vmladduhm %v1, %v0, %v21, %v18
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1491
-	vsldoi %v0, %v14, %v13, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1492
-	vmladduhm %v18, %v0, %v21, %v2
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 1493
-	vsldoi %v0, %v13, %v12, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1494
-	vmladduhm %v19, %v0, %v21, %v19
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 1495
-	vsldoi %v0, %v12, %v11, 8
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1496
-	vmladduhm %v3, %v0, %v21, %v3
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 1497
-	vsldoi %v0, %v11, %v10, 8
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1498
-	vmladduhm %v22, %v0, %v21, %v22
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 1499
-	vsldoi %v0, %v10, %v16, 8
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1500
-	vmladduhm %v4, %v0, %v21, %v4
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 1501
-	vsldoi %v0, %v16, %v9, 8
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1502
-	vmladduhm %v24, %v0, %v21, %v24
-# 8x x0 = x2[5]
-	.loc 1 1503
-	vsplth %v21, %v23, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1504
-	vsldoi %v0, %v9, %v15, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1505
-	vmladduhm %v2, %v0, %v21, %v8
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1506
-	vsldoi %v0, %v15, %v14, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1507
-	vmladduhm %v8, %v0, %v21, %v1
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1508
-	vsldoi %v0, %v14, %v13, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1509
-	vmladduhm %v18, %v0, %v21, %v18
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 1510
-	vsldoi %v0, %v13, %v12, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1511
-	vmladduhm %v19, %v0, %v21, %v19
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 1512
-	vsldoi %v0, %v12, %v11, 6
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1513
-	vmladduhm %v3, %v0, %v21, %v3
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 1514
-	vsldoi %v0, %v11, %v10, 6
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1515
-	vmladduhm %v22, %v0, %v21, %v22
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 1516
-	vsldoi %v0, %v10, %v16, 6
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1517
-	vmladduhm %v4, %v0, %v21, %v4
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 1518
-	vsldoi %v0, %v16, %v9, 6
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1519
-	vmladduhm %v24, %v0, %v21, %v24
-# 8x x0 = x2[6]
-	.loc 1 1520
-	vsplth %v1, %v23, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1521
-	vsldoi %v0, %v9, %v15, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1522
-	vmladduhm %v21, %v0, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1523
-	vsldoi %v0, %v15, %v14, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1524
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1525
-	vsldoi %v0, %v14, %v13, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1526
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 1527
-	vsldoi %v0, %v13, %v12, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1528
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 1529
-	vsldoi %v0, %v12, %v11, 4
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1530
-	vmladduhm %v3, %v0, %v1, %v3
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 1531
-	vsldoi %v0, %v11, %v10, 4
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1532
-	vmladduhm %v22, %v0, %v1, %v22
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 1533
-	vsldoi %v0, %v10, %v16, 4
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1534
-	vmladduhm %v2, %v0, %v1, %v4
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 1535
-	vsldoi %v0, %v16, %v9, 4
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1536
-	vmladduhm %v24, %v0, %v1, %v24
-# 8x x0 = x2[7]
-	.loc 1 1537
-	vsplth %v4, %v23, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1538
-	vsldoi %v0, %v9, %v15, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1539
-	vmladduhm %v21, %v0, %v4, %v21
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1540
-	vsldoi %v0, %v15, %v14, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1541
-	vmladduhm %v8, %v0, %v4, %v8
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1542
-	vsldoi %v0, %v14, %v13, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1543
-	vmladduhm %v18, %v0, %v4, %v18
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 1544
-	vsldoi %v0, %v13, %v12, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1545
-	vmladduhm %v19, %v0, %v4, %v19
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 1546
-	vsldoi %v0, %v12, %v11, 2
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1547
-	vmladduhm %v23, %v0, %v4, %v3
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 1548
-	vsldoi %v0, %v11, %v10, 2
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1549
-	vmladduhm %v0, %v0, %v4, %v22
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 1550
-	vsldoi %v1, %v10, %v16, 2
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1551
-	vmladduhm %v1, %v1, %v4, %v2
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 1552
-	vsldoi %v2, %v16, %v9, 2
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1553
-	vmladduhm %v2, %v2, %v4, %v24
-# x2 = mem128[pb + 96]
-	.loc 1 1554
-	li %r0, 96
-	lvx %v22, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 1555
-	vsplth %v3, %v22, 0
-# 8x a6 = e0 * x0 + a6
-	.loc 1 1556
-	vmladduhm %v4, %v15, %v3, %v8
-# 8x a7 = e1 * x0 + a7
-	.loc 1 1557
-	vmladduhm %v8, %v14, %v3, %v18
-# 8x a8 = e2 * x0 + a8
-	.loc 1 1558
-	vmladduhm %v24, %v13, %v3, %v19
-# 8x a9 = e3 * x0 + a9
-	.loc 1 1559
-	vmladduhm %v19, %v12, %v3, %v23
-# 8x a10 = e4 * x0 + a10
-	.loc 1 1560
-	vmladduhm %v18, %v11, %v3, %v0
-# 8x a11 = e5 * x0 + a11
-	.loc 1 1561
-	vmladduhm %v1, %v10, %v3, %v1
-# 8x a12 = e6 * x0 + a12
-	.loc 1 1562
-	vmladduhm %v2, %v16, %v3, %v2
-# 8x x0 = x2[1]
-	.loc 1 1563
-	vsplth %v3, %v22, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1564
-	vsldoi %v0, %v9, %v15, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1565
-	vmladduhm %v4, %v0, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1566
-	vsldoi %v0, %v15, %v14, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1567
-	vmladduhm %v8, %v0, %v3, %v8
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1568
-	vsldoi %v0, %v14, %v13, 14
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1569
-	vmladduhm %v24, %v0, %v3, %v24
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 1570
-	vsldoi %v0, %v13, %v12, 14
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1571
-	vmladduhm %v19, %v0, %v3, %v19
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 1572
-	vsldoi %v0, %v12, %v11, 14
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1573
-	vmladduhm %v18, %v0, %v3, %v18
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 1574
-	vsldoi %v0, %v11, %v10, 14
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1575
-	vmladduhm %v23, %v0, %v3, %v1
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 1576
-	vsldoi %v0, %v10, %v16, 14
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1577
-	vmladduhm %v2, %v0, %v3, %v2
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 1578
-	vsldoi %v0, %v16, %v9, 14
-# 8x a13 = x1 * x0 + z0
-	.loc 1 1579
-	vmladduhm %v3, %v0, %v3, %v9
-# 8x x0 = x2[2]
-	.loc 1 1580
-	vsplth %v1, %v22, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1581
-	vsldoi %v0, %v9, %v15, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1582
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1583
-	vsldoi %v0, %v15, %v14, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1584
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1585
-	vsldoi %v0, %v14, %v13, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1586
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 1587
-	vsldoi %v0, %v13, %v12, 12
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1588
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 1589
-	vsldoi %v0, %v12, %v11, 12
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1590
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 1591
-	vsldoi %v0, %v11, %v10, 12
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1592
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 1593
-	vsldoi %v0, %v10, %v16, 12
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1594
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 1595
-	vsldoi %v0, %v16, %v9, 12
-# 8x a13 = x1 * x0 + a13
-	.loc 1 1596
-	vmladduhm %v3, %v0, %v1, %v3
-# 8x x0 = x2[3]
-	.loc 1 1597
-	vsplth %v1, %v22, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1598
-	vsldoi %v0, %v9, %v15, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1599
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1600
-	vsldoi %v0, %v15, %v14, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1601
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1602
-	vsldoi %v0, %v14, %v13, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1603
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 1604
-	vsldoi %v0, %v13, %v12, 10
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1605
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 1606
-	vsldoi %v0, %v12, %v11, 10
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1607
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 1608
-	vsldoi %v0, %v11, %v10, 10
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1609
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 1610
-	vsldoi %v0, %v10, %v16, 10
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1611
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 1612
-	vsldoi %v0, %v16, %v9, 10
-# 8x a13 = x1 * x0 + a13
-	.loc 1 1613
-	vmladduhm %v3, %v0, %v1, %v3
-# 8x x0 = x2[4]
-	.loc 1 1614
-	vsplth %v1, %v22, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1615
-	vsldoi %v0, %v9, %v15, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1616
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1617
-	vsldoi %v0, %v15, %v14, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1618
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1619
-	vsldoi %v0, %v14, %v13, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1620
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 1621
-	vsldoi %v0, %v13, %v12, 8
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1622
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 1623
-	vsldoi %v0, %v12, %v11, 8
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1624
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 1625
-	vsldoi %v0, %v11, %v10, 8
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1626
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 1627
-	vsldoi %v0, %v10, %v16, 8
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1628
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 1629
-	vsldoi %v0, %v16, %v9, 8
-# 8x a13 = x1 * x0 + a13
-	.loc 1 1630
-	vmladduhm %v3, %v0, %v1, %v3
-# 8x x0 = x2[5]
-	.loc 1 1631
-	vsplth %v1, %v22, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1632
-	vsldoi %v0, %v9, %v15, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1633
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1634
-	vsldoi %v0, %v15, %v14, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1635
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1636
-	vsldoi %v0, %v14, %v13, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1637
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 1638
-	vsldoi %v0, %v13, %v12, 6
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1639
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 1640
-	vsldoi %v0, %v12, %v11, 6
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1641
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 1642
-	vsldoi %v0, %v11, %v10, 6
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1643
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 1644
-	vsldoi %v0, %v10, %v16, 6
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1645
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 1646
-	vsldoi %v0, %v16, %v9, 6
-# 8x a13 = x1 * x0 + a13
-	.loc 1 1647
-	vmladduhm %v3, %v0, %v1, %v3
-# 8x x0 = x2[6]
-	.loc 1 1648
-	vsplth %v1, %v22, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1649
-	vsldoi %v0, %v9, %v15, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1650
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1651
-	vsldoi %v0, %v15, %v14, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1652
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1653
-	vsldoi %v0, %v14, %v13, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1654
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 1655
-	vsldoi %v0, %v13, %v12, 4
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1656
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 1657
-	vsldoi %v0, %v12, %v11, 4
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1658
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 1659
-	vsldoi %v0, %v11, %v10, 4
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1660
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 1661
-	vsldoi %v0, %v10, %v16, 4
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1662
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 1663
-	vsldoi %v0, %v16, %v9, 4
-# 8x a13 = x1 * x0 + a13
-	.loc 1 1664
-	vmladduhm %v3, %v0, %v1, %v3
-# 8x x0 = x2[7]
-	.loc 1 1665
-	vsplth %v22, %v22, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1666
-	vsldoi %v0, %v9, %v15, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1667
-	vmladduhm %v4, %v0, %v22, %v4
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1668
-	vsldoi %v0, %v15, %v14, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1669
-	vmladduhm %v8, %v0, %v22, %v8
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1670
-	vsldoi %v0, %v14, %v13, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1671
-	vmladduhm %v0, %v0, %v22, %v24
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 1672
-	vsldoi %v1, %v13, %v12, 2
-# 8x a9 = x1 * x0 + a9
-	.loc 1 1673
-	vmladduhm %v19, %v1, %v22, %v19
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 1674
-	vsldoi %v1, %v12, %v11, 2
-# 8x a10 = x1 * x0 + a10
-	.loc 1 1675
-	vmladduhm %v18, %v1, %v22, %v18
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 1676
-	vsldoi %v1, %v11, %v10, 2
-# 8x a11 = x1 * x0 + a11
-	.loc 1 1677
-	vmladduhm %v23, %v1, %v22, %v23
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 1678
-	vsldoi %v1, %v10, %v16, 2
-# 8x a12 = x1 * x0 + a12
-	.loc 1 1679
-	vmladduhm %v2, %v1, %v22, %v2
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 1680
-	vsldoi %v1, %v16, %v9, 2
-# 8x a13 = x1 * x0 + a13
-	.loc 1 1681
-	vmladduhm %v3, %v1, %v22, %v3
-# mem128[pc] = a0
-	.loc 1 1682
-	stvx %v17, 0, %r6
-# mem128[pc + 16] = a1
-	.loc 1 1683
-	li %r0, 16
-	stvx %v7, %r6, %r0
-# mem128[pc + 32] = a2
-	.loc 1 1684
-	li %r0, 32
-	stvx %v6, %r6, %r0
-# mem128[pc + 48] = a3
-	.loc 1 1685
-	li %r0, 48
-	stvx %v5, %r6, %r0
-# mem128[pc + 64] = a4
-	.loc 1 1686
-	li %r0, 64
-	stvx %v20, %r6, %r0
-# mem128[pc + 80] = a5
-	.loc 1 1687
-	li %r0, 80
-	stvx %v21, %r6, %r0
-# mem128[pc + 96] = a6
-	.loc 1 1688
-	li %r0, 96
-	stvx %v4, %r6, %r0
-# mem128[pc + 112] = a7
-	.loc 1 1689
-	li %r0, 112
-	stvx %v8, %r6, %r0
-# mem128[pc + 128] = a8
-	.loc 1 1690
-	li %r0, 128
-	stvx %v0, %r6, %r0
-# mem128[pc + 144] = a9
-	.loc 1 1691
-	li %r0, 144
-	stvx %v19, %r6, %r0
-# mem128[pc + 160] = a10
-	.loc 1 1692
-	li %r0, 160
-	stvx %v18, %r6, %r0
-# mem128[pc + 176] = a11
-	.loc 1 1693
-	li %r0, 176
-	stvx %v23, %r6, %r0
-# mem128[pc + 192] = a12
-	.loc 1 1694
-	li %r0, 192
-	stvx %v2, %r6, %r0
-# mem128[pc + 208] = a13
-	.loc 1 1695
-	li %r0, 208
-	stvx %v3, %r6, %r0
-# pa = pa + 224
-	.loc 1 1696
-	addi %r4, %r4, 224
-# pb = pb + 112
-	.loc 1 1697
-	addi %r5, %r5, 112
-# pc = pc + 224
-	.loc 1 1698
-	addi %r6, %r6, 224
-# i0 = i0 - 1
-	.loc 1 1699
-	addi %r7, %r7, -1
-# =? i0 - 0
-	.loc 1 1700
-	cmplwi %cr0, %r7, 0
-# goto loop18 if !=
-	.loc 1 1701
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop18
-# pa = w + 23712
-	.loc 1 1702
-	addi %r4, %r9, 23712
-# pb = 54176
-	.loc 1 1703
-	lis %r5, 0
-	ori %r5, %r5, 54176
-# pb = w + pb
-	.loc 1 1704
-	add %r5, %r9, %r5
-# pc = 87440
-	.loc 1 1705
-	lis %r6, 1
-	ori %r6, %r6, 21904
-# pc = w + pc
-	.loc 1 1706
-	add %r6, %r9, %r6
-# i0 = 81
-	.loc 1 1707
-	li %r7, 81
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop19:
-# z0 = 0
-	.loc 1 1709
-	vxor %v9, %v9, %v9
-# e0 = mem128[pa + 112]
-	.loc 1 1710
-	li %r0, 112
-	lvx %v15, %r4, %r0
-# e1 = mem128[pa + 128]
-	.loc 1 1711
-	li %r0, 128
-	lvx %v14, %r4, %r0
-# e2 = mem128[pa + 144]
-	.loc 1 1712
-	li %r0, 144
-	lvx %v13, %r4, %r0
-# e3 = mem128[pa + 160]
-	.loc 1 1713
-	li %r0, 160
-	lvx %v12, %r4, %r0
-# e4 = mem128[pa + 176]
-	.loc 1 1714
-	li %r0, 176
-	lvx %v11, %r4, %r0
-# e5 = mem128[pa + 192]
-	.loc 1 1715
-	li %r0, 192
-	lvx %v10, %r4, %r0
-# e6 = mem128[pa + 208]
-	.loc 1 1716
-	li %r0, 208
-	lvx %v16, %r4, %r0
-# x2 = mem128[pb]
-	.loc 1 1717
-	lvx %v17, 0, %r5
-# 8x x0 = x2[0]
-	.loc 1 1718
-	vsplth %v0, %v17, 0
-# 8x a0 = e0 * x0 + z0
-	.loc 1 1719
-	vmladduhm %v1, %v15, %v0, %v9
-# 8x a1 = e1 * x0 + z0
-	.loc 1 1720
-	vmladduhm %v2, %v14, %v0, %v9
-# 8x a2 = e2 * x0 + z0
-	.loc 1 1721
-	vmladduhm %v3, %v13, %v0, %v9
-# 8x a3 = e3 * x0 + z0
-	.loc 1 1722
-	vmladduhm %v4, %v12, %v0, %v9
-# 8x a4 = e4 * x0 + z0
-	.loc 1 1723
-	vmladduhm %v5, %v11, %v0, %v9
-# 8x a5 = e5 * x0 + z0
-	.loc 1 1724
-	vmladduhm %v6, %v10, %v0, %v9
-# 8x a6 = e6 * x0 + z0
-	.loc 1 1725
-	vmladduhm %v0, %v16, %v0, %v9
-# 8x x0 = x2[1]
-	.loc 1 1726
-	vsplth %v7, %v17, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1727
-	vsldoi %v8, %v9, %v15, 14
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1728
-	vmladduhm %v8, %v8, %v7, %v1
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1729
-	vsldoi %v1, %v15, %v14, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1730
-	vmladduhm %v20, %v1, %v7, %v2
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1731
-	vsldoi %v1, %v14, %v13, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1732
-	vmladduhm %v18, %v1, %v7, %v3
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 1733
-	vsldoi %v1, %v13, %v12, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1734
-	vmladduhm %v19, %v1, %v7, %v4
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 1735
-	vsldoi %v1, %v12, %v11, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1736
-	vmladduhm %v5, %v1, %v7, %v5
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 1737
-	vsldoi %v1, %v11, %v10, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1738
-	vmladduhm %v6, %v1, %v7, %v6
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 1739
-	vsldoi %v1, %v10, %v16, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1740
-	vmladduhm %v1, %v1, %v7, %v0
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 1741
-	vsldoi %v0, %v16, %v9, 14
-# 8x a7 = x1 * x0 + z0
-	.loc 1 1742
-	vmladduhm %v7, %v0, %v7, %v9
-# 8x x0 = x2[2]
-	.loc 1 1743
-	vsplth %v2, %v17, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1744
-	vsldoi %v0, %v9, %v15, 12
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1745
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1746
-	vsldoi %v0, %v15, %v14, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1747
-	vmladduhm %v3, %v0, %v2, %v20
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1748
-	vsldoi %v0, %v14, %v13, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1749
-	vmladduhm %v4, %v0, %v2, %v18
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 1750
-	vsldoi %v0, %v13, %v12, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1751
-	vmladduhm %v19, %v0, %v2, %v19
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 1752
-	vsldoi %v0, %v12, %v11, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1753
-	vmladduhm %v5, %v0, %v2, %v5
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 1754
-	vsldoi %v0, %v11, %v10, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1755
-	vmladduhm %v6, %v0, %v2, %v6
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 1756
-	vsldoi %v0, %v10, %v16, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1757
-	vmladduhm %v1, %v0, %v2, %v1
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 1758
-	vsldoi %v0, %v16, %v9, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1759
-	vmladduhm %v7, %v0, %v2, %v7
-# 8x x0 = x2[3]
-	.loc 1 1760
-	vsplth %v2, %v17, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1761
-	vsldoi %v0, %v9, %v15, 10
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1762
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1763
-	vsldoi %v0, %v15, %v14, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1764
-	vmladduhm %v3, %v0, %v2, %v3
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1765
-	vsldoi %v0, %v14, %v13, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1766
-	vmladduhm %v18, %v0, %v2, %v4
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 1767
-	vsldoi %v0, %v13, %v12, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1768
-	vmladduhm %v4, %v0, %v2, %v19
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 1769
-	vsldoi %v0, %v12, %v11, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1770
-	vmladduhm %v5, %v0, %v2, %v5
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 1771
-	vsldoi %v0, %v11, %v10, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1772
-	vmladduhm %v6, %v0, %v2, %v6
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 1773
-	vsldoi %v0, %v10, %v16, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1774
-	vmladduhm %v1, %v0, %v2, %v1
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 1775
-	vsldoi %v0, %v16, %v9, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1776
-	vmladduhm %v7, %v0, %v2, %v7
-# 8x x0 = x2[4]
-	.loc 1 1777
-	vsplth %v2, %v17, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1778
-	vsldoi %v0, %v9, %v15, 8
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1779
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1780
-	vsldoi %v0, %v15, %v14, 8
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1781
-	vmladduhm %v19, %v0, %v2, %v3
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1782
-	vsldoi %v0, %v14, %v13, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1783
-	vmladduhm %v3, %v0, %v2, %v18
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 1784
-	vsldoi %v0, %v13, %v12, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1785
-	vmladduhm %v4, %v0, %v2, %v4
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 1786
-	vsldoi %v0, %v12, %v11, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1787
-	vmladduhm %v5, %v0, %v2, %v5
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 1788
-	vsldoi %v0, %v11, %v10, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1789
-	vmladduhm %v6, %v0, %v2, %v6
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 1790
-	vsldoi %v0, %v10, %v16, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1791
-	vmladduhm %v1, %v0, %v2, %v1
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 1792
-	vsldoi %v0, %v16, %v9, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1793
-	vmladduhm %v18, %v0, %v2, %v7
-# 8x x0 = x2[5]
-	.loc 1 1794
-	vsplth %v7, %v17, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1795
-	vsldoi %v0, %v9, %v15, 6
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1796
-	vmladduhm %v8, %v0, %v7, %v8
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1797
-	vsldoi %v0, %v15, %v14, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1798
-	vmladduhm %v2, %v0, %v7, %v19
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1799
-	vsldoi %v0, %v14, %v13, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1800
-	vmladduhm %v3, %v0, %v7, %v3
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 1801
-	vsldoi %v0, %v13, %v12, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1802
-	vmladduhm %v4, %v0, %v7, %v4
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 1803
-	vsldoi %v0, %v12, %v11, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1804
-	vmladduhm %v5, %v0, %v7, %v5
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 1805
-	vsldoi %v0, %v11, %v10, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1806
-	vmladduhm %v6, %v0, %v7, %v6
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 1807
-	vsldoi %v0, %v10, %v16, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1808
-	vmladduhm %v1, %v0, %v7, %v1
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 1809
-	vsldoi %v0, %v16, %v9, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1810
-	vmladduhm %v18, %v0, %v7, %v18
-# 8x x0 = x2[6]
-	.loc 1 1811
-	vsplth %v19, %v17, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1812
-	vsldoi %v0, %v9, %v15, 4
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1813
-	vmladduhm %v7, %v0, %v19, %v8
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1814
-	vsldoi %v0, %v15, %v14, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1815
-	vmladduhm %v2, %v0, %v19, %v2
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1816
-	vsldoi %v0, %v14, %v13, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1817
-	vmladduhm %v3, %v0, %v19, %v3
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 1818
-	vsldoi %v0, %v13, %v12, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1819
-	vmladduhm %v4, %v0, %v19, %v4
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 1820
-	vsldoi %v0, %v12, %v11, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1821
-	vmladduhm %v5, %v0, %v19, %v5
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 1822
-	vsldoi %v0, %v11, %v10, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1823
-	vmladduhm %v6, %v0, %v19, %v6
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 1824
-	vsldoi %v0, %v10, %v16, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1825
-	vmladduhm %v8, %v0, %v19, %v1
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 1826
-	vsldoi %v0, %v16, %v9, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1827
-	vmladduhm %v18, %v0, %v19, %v18
-# 8x x0 = x2[7]
-	.loc 1 1828
-	vsplth %v0, %v17, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1829
-	vsldoi %v1, %v9, %v15, 2
-# 8x a0 = x1 * x0 + a0
-	.loc 1 1830
-	vmladduhm %v17, %v1, %v0, %v7
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1831
-	vsldoi %v1, %v15, %v14, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1832
-	vmladduhm %v1, %v1, %v0, %v2
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1833
-	vsldoi %v2, %v14, %v13, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1834
-	vmladduhm %v2, %v2, %v0, %v3
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 1835
-	vsldoi %v3, %v13, %v12, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1836
-	vmladduhm %v3, %v3, %v0, %v4
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 1837
-	vsldoi %v4, %v12, %v11, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1838
-	vmladduhm %v4, %v4, %v0, %v5
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 1839
-	vsldoi %v5, %v11, %v10, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1840
-	vmladduhm %v5, %v5, %v0, %v6
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 1841
-	vsldoi %v6, %v10, %v16, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1842
-	vmladduhm %v6, %v6, %v0, %v8
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 1843
-	vsldoi %v7, %v16, %v9, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1844
-	vmladduhm %v0, %v7, %v0, %v18
-# x2 = mem128[pb + 16]
-	.loc 1 1845
-	li %r0, 16
-	lvx %v8, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 1846
-	vsplth %v7, %v8, 0
-# 8x a1 = e0 * x0 + a1
-	.loc 1 1847
-	vmladduhm %v1, %v15, %v7, %v1
-# 8x a2 = e1 * x0 + a2
-	.loc 1 1848
-	vmladduhm %v2, %v14, %v7, %v2
-# 8x a3 = e2 * x0 + a3
-	.loc 1 1849
-	vmladduhm %v3, %v13, %v7, %v3
-# 8x a4 = e3 * x0 + a4
-	.loc 1 1850
-	vmladduhm %v4, %v12, %v7, %v4
-# 8x a5 = e4 * x0 + a5
-	.loc 1 1851
-	vmladduhm %v5, %v11, %v7, %v5
-# 8x a6 = e5 * x0 + a6
-	.loc 1 1852
-	vmladduhm %v6, %v10, %v7, %v6
-# 8x a7 = e6 * x0 + a7
-	.loc 1 1853
-	vmladduhm %v0, %v16, %v7, %v0
-# 8x x0 = x2[1]
-	.loc 1 1854
-	vsplth %v20, %v8, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1855
-	vsldoi %v7, %v9, %v15, 14
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1856
-	vmladduhm %v7, %v7, %v20, %v1
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1857
-	vsldoi %v1, %v15, %v14, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1858
-	vmladduhm %v19, %v1, %v20, %v2
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1859
-	vsldoi %v1, %v14, %v13, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1860
-	vmladduhm %v3, %v1, %v20, %v3
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 1861
-	vsldoi %v1, %v13, %v12, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1862
-	vmladduhm %v4, %v1, %v20, %v4
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 1863
-	vsldoi %v1, %v12, %v11, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1864
-	vmladduhm %v18, %v1, %v20, %v5
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 1865
-	vsldoi %v1, %v11, %v10, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1866
-	vmladduhm %v6, %v1, %v20, %v6
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 1867
-	vsldoi %v1, %v10, %v16, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1868
-	vmladduhm %v2, %v1, %v20, %v0
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 1869
-	vsldoi %v0, %v16, %v9, 14
-# 8x a8 = x1 * x0 + z0
-	.loc 1 1870
-	vmladduhm %v20, %v0, %v20, %v9
-# 8x x0 = x2[2]
-	.loc 1 1871
-	vsplth %v1, %v8, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 1872
-	vsldoi %v0, %v9, %v15, 12
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1873
-	vmladduhm %v7, %v0, %v1, %v7
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 1874
-	vsldoi %v0, %v15, %v14, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1875
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 1876
-	vsldoi %v0, %v14, %v13, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1877
-	vmladduhm %v3, %v0, %v1, %v3
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 1878
-	vsldoi %v0, %v13, %v12, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1879
-	vmladduhm %v5, %v0, %v1, %v4
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 1880
-	vsldoi %v0, %v12, %v11, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1881
-	vmladduhm %v4, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 1882
-	vsldoi %v0, %v11, %v10, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1883
-	vmladduhm %v18, %v0, %v1, %v6
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 1884
-	vsldoi %v0, %v10, %v16, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1885
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 1886
-	vsldoi %v0, %v16, %v9, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1887
-	vmladduhm %v20, %v0, %v1, %v20
-# 8x x0 = x2[3]
-	.loc 1 1888
-	vsplth %v6, %v8, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 1889
-	vsldoi %v0, %v9, %v15, 10
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1890
-	vmladduhm %v7, %v0, %v6, %v7
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 1891
-	vsldoi %v0, %v15, %v14, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1892
-	vmladduhm %v1, %v0, %v6, %v19
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 1893
-	vsldoi %v0, %v14, %v13, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1894
-	vmladduhm %v3, %v0, %v6, %v3
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 1895
-	vsldoi %v0, %v13, %v12, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1896
-	vmladduhm %v5, %v0, %v6, %v5
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 1897
-	vsldoi %v0, %v12, %v11, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1898
-	vmladduhm %v19, %v0, %v6, %v4
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 1899
-	vsldoi %v0, %v11, %v10, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1900
-	vmladduhm %v4, %v0, %v6, %v18
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 1901
-	vsldoi %v0, %v10, %v16, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1902
-	vmladduhm %v2, %v0, %v6, %v2
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 1903
-	vsldoi %v0, %v16, %v9, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1904
-	vmladduhm %v20, %v0, %v6, %v20
-# 8x x0 = x2[4]
-	.loc 1 1905
-	vsplth %v6, %v8, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 1906
-	vsldoi %v0, %v9, %v15, 8
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1907
-	vmladduhm %v7, %v0, %v6, %v7
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 1908
-	vsldoi %v0, %v15, %v14, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1909
-	vmladduhm %v1, %v0, %v6, %v1
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 1910
-	vsldoi %v0, %v14, %v13, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1911
-	vmladduhm %v3, %v0, %v6, %v3
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 1912
-	vsldoi %v0, %v13, %v12, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1913
-	vmladduhm %v18, %v0, %v6, %v5
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 1914
-	vsldoi %v0, %v12, %v11, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1915
-	vmladduhm %v5, %v0, %v6, %v19
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 1916
-	vsldoi %v0, %v11, %v10, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1917
-	vmladduhm %v4, %v0, %v6, %v4
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 1918
-	vsldoi %v0, %v10, %v16, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1919
-	vmladduhm %v19, %v0, %v6, %v2
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 1920
-	vsldoi %v0, %v16, %v9, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1921
-	vmladduhm %v20, %v0, %v6, %v20
-# 8x x0 = x2[5]
-	.loc 1 1922
-	vsplth %v2, %v8, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 1923
-	vsldoi %v0, %v9, %v15, 6
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1924
-	vmladduhm %v7, %v0, %v2, %v7
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 1925
-	vsldoi %v0, %v15, %v14, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1926
-	vmladduhm %v1, %v0, %v2, %v1
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 1927
-	vsldoi %v0, %v14, %v13, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1928
-	vmladduhm %v21, %v0, %v2, %v3
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 1929
-	vsldoi %v0, %v13, %v12, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1930
-	vmladduhm %v3, %v0, %v2, %v18
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 1931
-	vsldoi %v0, %v12, %v11, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1932
-	vmladduhm %v5, %v0, %v2, %v5
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 1933
-	vsldoi %v0, %v11, %v10, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1934
-	vmladduhm %v18, %v0, %v2, %v4
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 1935
-	vsldoi %v0, %v10, %v16, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1936
-	vmladduhm %v6, %v0, %v2, %v19
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 1937
-	vsldoi %v0, %v16, %v9, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1938
-	vmladduhm %v20, %v0, %v2, %v20
-# 8x x0 = x2[6]
-	.loc 1 1939
-	vsplth %v4, %v8, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 1940
-	vsldoi %v0, %v9, %v15, 4
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1941
-	vmladduhm %v7, %v0, %v4, %v7
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 1942
-	vsldoi %v0, %v15, %v14, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1943
-	vmladduhm %v1, %v0, %v4, %v1
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 1944
-	vsldoi %v0, %v14, %v13, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1945
-	vmladduhm %v2, %v0, %v4, %v21
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 1946
-	vsldoi %v0, %v13, %v12, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1947
-	vmladduhm %v3, %v0, %v4, %v3
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 1948
-	vsldoi %v0, %v12, %v11, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1949
-	vmladduhm %v19, %v0, %v4, %v5
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 1950
-	vsldoi %v0, %v11, %v10, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1951
-	vmladduhm %v5, %v0, %v4, %v18
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 1952
-	vsldoi %v0, %v10, %v16, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1953
-	vmladduhm %v6, %v0, %v4, %v6
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 1954
-	vsldoi %v0, %v16, %v9, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1955
-	vmladduhm %v20, %v0, %v4, %v20
-# 8x x0 = x2[7]
-	.loc 1 1956
-	vsplth %v8, %v8, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 1957
-	vsldoi %v0, %v9, %v15, 2
-# 8x a1 = x1 * x0 + a1
-	.loc 1 1958
-	vmladduhm %v7, %v0, %v8, %v7
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 1959
-	vsldoi %v0, %v15, %v14, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1960
-	vmladduhm %v0, %v0, %v8, %v1
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 1961
-	vsldoi %v1, %v14, %v13, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1962
-	vmladduhm %v1, %v1, %v8, %v2
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 1963
-	vsldoi %v2, %v13, %v12, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1964
-	vmladduhm %v2, %v2, %v8, %v3
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 1965
-	vsldoi %v3, %v12, %v11, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1966
-	vmladduhm %v3, %v3, %v8, %v19
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 1967
-	vsldoi %v4, %v11, %v10, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1968
-	vmladduhm %v4, %v4, %v8, %v5
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 1969
-	vsldoi %v5, %v10, %v16, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1970
-	vmladduhm %v5, %v5, %v8, %v6
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 1971
-	vsldoi %v6, %v16, %v9, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1972
-	vmladduhm %v6, %v6, %v8, %v20
-# x2 = mem128[pb + 32]
-	.loc 1 1973
-	li %r0, 32
-	lvx %v18, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 1974
-	vsplth %v8, %v18, 0
-# 8x a2 = e0 * x0 + a2
-	.loc 1 1975
-	vmladduhm %v0, %v15, %v8, %v0
-# 8x a3 = e1 * x0 + a3
-	.loc 1 1976
-	vmladduhm %v1, %v14, %v8, %v1
-# 8x a4 = e2 * x0 + a4
-	.loc 1 1977
-	vmladduhm %v2, %v13, %v8, %v2
-# 8x a5 = e3 * x0 + a5
-	.loc 1 1978
-	vmladduhm %v3, %v12, %v8, %v3
-# 8x a6 = e4 * x0 + a6
-	.loc 1 1979
-	vmladduhm %v4, %v11, %v8, %v4
-# 8x a7 = e5 * x0 + a7
-	.loc 1 1980
-	vmladduhm %v5, %v10, %v8, %v5
-# 8x a8 = e6 * x0 + a8
-	.loc 1 1981
-	vmladduhm %v6, %v16, %v8, %v6
-# 8x x0 = x2[1]
-	.loc 1 1982
-	vsplth %v19, %v18, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 1983
-	vsldoi %v8, %v9, %v15, 14
-# 8x a2 = x1 * x0 + a2
-	.loc 1 1984
-	vmladduhm %v20, %v8, %v19, %v0
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 1985
-	vsldoi %v0, %v15, %v14, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 1986
-	vmladduhm %v1, %v0, %v19, %v1
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 1987
-	vsldoi %v0, %v14, %v13, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 1988
-	vmladduhm %v21, %v0, %v19, %v2
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 1989
-	vsldoi %v0, %v13, %v12, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 1990
-	vmladduhm %v3, %v0, %v19, %v3
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 1991
-	vsldoi %v0, %v12, %v11, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 1992
-	vmladduhm %v2, %v0, %v19, %v4
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 1993
-	vsldoi %v0, %v11, %v10, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 1994
-	vmladduhm %v8, %v0, %v19, %v5
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 1995
-	vsldoi %v0, %v10, %v16, 14
-# 8x a8 = x1 * x0 + a8
-	.loc 1 1996
-	vmladduhm %v6, %v0, %v19, %v6
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 1997
-	vsldoi %v0, %v16, %v9, 14
-# 8x a9 = x1 * x0 + z0
-	.loc 1 1998
-	vmladduhm %v19, %v0, %v19, %v9
-# 8x x0 = x2[2]
-	.loc 1 1999
-	vsplth %v5, %v18, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 2000
-	vsldoi %v0, %v9, %v15, 12
-# 8x a2 = x1 * x0 + a2
-	.loc 1 2001
-	vmladduhm %v4, %v0, %v5, %v20
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 2002
-	vsldoi %v0, %v15, %v14, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2003
-	vmladduhm %v20, %v0, %v5, %v1
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 2004
-	vsldoi %v0, %v14, %v13, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2005
-	vmladduhm %v1, %v0, %v5, %v21
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 2006
-	vsldoi %v0, %v13, %v12, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2007
-	vmladduhm %v3, %v0, %v5, %v3
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 2008
-	vsldoi %v0, %v12, %v11, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2009
-	vmladduhm %v2, %v0, %v5, %v2
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 2010
-	vsldoi %v0, %v11, %v10, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2011
-	vmladduhm %v8, %v0, %v5, %v8
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 2012
-	vsldoi %v0, %v10, %v16, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2013
-	vmladduhm %v6, %v0, %v5, %v6
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 2014
-	vsldoi %v0, %v16, %v9, 12
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2015
-	vmladduhm %v19, %v0, %v5, %v19
-# 8x x0 = x2[3]
-	.loc 1 2016
-	vsplth %v5, %v18, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 2017
-	vsldoi %v0, %v9, %v15, 10
-# 8x a2 = x1 * x0 + a2
-	.loc 1 2018
-	vmladduhm %v21, %v0, %v5, %v4
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 2019
-	vsldoi %v0, %v15, %v14, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2020
-	vmladduhm %v4, %v0, %v5, %v20
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 2021
-	vsldoi %v0, %v14, %v13, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2022
-	vmladduhm %v1, %v0, %v5, %v1
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 2023
-	vsldoi %v0, %v13, %v12, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2024
-	vmladduhm %v3, %v0, %v5, %v3
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 2025
-	vsldoi %v0, %v12, %v11, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2026
-	vmladduhm %v20, %v0, %v5, %v2
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 2027
-	vsldoi %v0, %v11, %v10, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2028
-	vmladduhm %v8, %v0, %v5, %v8
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 2029
-	vsldoi %v0, %v10, %v16, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2030
-	vmladduhm %v2, %v0, %v5, %v6
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 2031
-	vsldoi %v0, %v16, %v9, 10
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2032
-	vmladduhm %v19, %v0, %v5, %v19
-# 8x x0 = x2[4]
-	.loc 1 2033
-	vsplth %v5, %v18, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 2034
-	vsldoi %v0, %v9, %v15, 8
-# 8x a2 = x1 * x0 + a2
-	.loc 1 2035
-	vmladduhm %v6, %v0, %v5, %v21
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 2036
-	vsldoi %v0, %v15, %v14, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2037
-	vmladduhm %v4, %v0, %v5, %v4
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 2038
-	vsldoi %v0, %v14, %v13, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2039
-	vmladduhm %v1, %v0, %v5, %v1
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 2040
-	vsldoi %v0, %v13, %v12, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2041
-	vmladduhm %v21, %v0, %v5, %v3
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 2042
-	vsldoi %v0, %v12, %v11, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2043
-	vmladduhm %v20, %v0, %v5, %v20
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 2044
-	vsldoi %v0, %v11, %v10, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2045
-	vmladduhm %v3, %v0, %v5, %v8
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 2046
-	vsldoi %v0, %v10, %v16, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2047
-	vmladduhm %v8, %v0, %v5, %v2
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 2048
-	vsldoi %v0, %v16, %v9, 8
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2049
-	vmladduhm %v19, %v0, %v5, %v19
-# 8x x0 = x2[5]
-	.loc 1 2050
-	vsplth %v2, %v18, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 2051
-	vsldoi %v0, %v9, %v15, 6
-# 8x a2 = x1 * x0 + a2
-	.loc 1 2052
-	vmladduhm %v6, %v0, %v2, %v6
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 2053
-	vsldoi %v0, %v15, %v14, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2054
-	vmladduhm %v22, %v0, %v2, %v4
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 2055
-	vsldoi %v0, %v14, %v13, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2056
-	vmladduhm %v1, %v0, %v2, %v1
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 2057
-	vsldoi %v0, %v13, %v12, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2058
-	vmladduhm %v21, %v0, %v2, %v21
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 2059
-	vsldoi %v0, %v12, %v11, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2060
-	vmladduhm %v4, %v0, %v2, %v20
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 2061
-	vsldoi %v0, %v11, %v10, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2062
-	vmladduhm %v20, %v0, %v2, %v3
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 2063
-	vsldoi %v0, %v10, %v16, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2064
-	vmladduhm %v5, %v0, %v2, %v8
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 2065
-	vsldoi %v0, %v16, %v9, 6
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2066
-	vmladduhm %v19, %v0, %v2, %v19
-# 8x x0 = x2[6]
-	.loc 1 2067
-	vsplth %v3, %v18, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 2068
-	vsldoi %v0, %v9, %v15, 4
-# 8x a2 = x1 * x0 + a2
-	.loc 1 2069
-	vmladduhm %v6, %v0, %v3, %v6
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 2070
-	vsldoi %v0, %v15, %v14, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2071
-	vmladduhm %v22, %v0, %v3, %v22
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 2072
-	vsldoi %v0, %v14, %v13, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2073
-	vmladduhm %v1, %v0, %v3, %v1
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 2074
-	vsldoi %v0, %v13, %v12, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2075
-	vmladduhm %v2, %v0, %v3, %v21
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 2076
-	vsldoi %v0, %v12, %v11, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2077
-	vmladduhm %v8, %v0, %v3, %v4
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 2078
-	vsldoi %v0, %v11, %v10, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2079
-	vmladduhm %v4, %v0, %v3, %v20
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 2080
-	vsldoi %v0, %v10, %v16, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2081
-	vmladduhm %v5, %v0, %v3, %v5
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 2082
-	vsldoi %v0, %v16, %v9, 4
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2083
-	vmladduhm %v19, %v0, %v3, %v19
-# 8x x0 = x2[7]
-	.loc 1 2084
-	vsplth %v18, %v18, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 2085
-	vsldoi %v0, %v9, %v15, 2
-# 8x a2 = x1 * x0 + a2
-	.loc 1 2086
-	vmladduhm %v6, %v0, %v18, %v6
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 2087
-	vsldoi %v0, %v15, %v14, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2088
-	vmladduhm %v22, %v0, %v18, %v22
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 2089
-	vsldoi %v0, %v14, %v13, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2090
-	vmladduhm %v0, %v0, %v18, %v1
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 2091
-	vsldoi %v1, %v13, %v12, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2092
-	vmladduhm %v1, %v1, %v18, %v2
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 2093
-	vsldoi %v2, %v12, %v11, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2094
-	vmladduhm %v2, %v2, %v18, %v8
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 2095
-	vsldoi %v3, %v11, %v10, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2096
-	vmladduhm %v3, %v3, %v18, %v4
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 2097
-	vsldoi %v4, %v10, %v16, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2098
-	vmladduhm %v4, %v4, %v18, %v5
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 2099
-	vsldoi %v5, %v16, %v9, 2
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2100
-	vmladduhm %v5, %v5, %v18, %v19
-# x2 = mem128[pb + 48]
-	.loc 1 2101
-	li %r0, 48
-	lvx %v19, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 2102
-	vsplth %v8, %v19, 0
-# 8x a3 = e0 * x0 + a3
-	.loc 1 2103
-	vmladduhm %v18, %v15, %v8, %v22
-# 8x a4 = e1 * x0 + a4
-	.loc 1 2104
-	vmladduhm %v0, %v14, %v8, %v0
-# 8x a5 = e2 * x0 + a5
-	.loc 1 2105
-	vmladduhm %v1, %v13, %v8, %v1
-# 8x a6 = e3 * x0 + a6
-	.loc 1 2106
-	vmladduhm %v2, %v12, %v8, %v2
-# 8x a7 = e4 * x0 + a7
-	.loc 1 2107
-	vmladduhm %v3, %v11, %v8, %v3
-# 8x a8 = e5 * x0 + a8
-	.loc 1 2108
-	vmladduhm %v22, %v10, %v8, %v4
-# 8x a9 = e6 * x0 + a9
-	.loc 1 2109
-	vmladduhm %v23, %v16, %v8, %v5
-# 8x x0 = x2[1]
-	.loc 1 2110
-	vsplth %v21, %v19, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 2111
-	vsldoi %v4, %v9, %v15, 14
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2112
-	vmladduhm %v20, %v4, %v21, %v18
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 2113
-	vsldoi %v4, %v15, %v14, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2114
-	vmladduhm %v18, %v4, %v21, %v0
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 2115
-	vsldoi %v0, %v14, %v13, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2116
-	vmladduhm %v8, %v0, %v21, %v1
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 2117
-	vsldoi %v0, %v13, %v12, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2118
-	vmladduhm %v1, %v0, %v21, %v2
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 2119
-	vsldoi %v0, %v12, %v11, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2120
-	vmladduhm %v5, %v0, %v21, %v3
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 2121
-	vsldoi %v0, %v11, %v10, 14
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2122
-	vmladduhm %v22, %v0, %v21, %v22
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 2123
-	vsldoi %v0, %v10, %v16, 14
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2124
-	vmladduhm %v23, %v0, %v21, %v23
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 2125
-	vsldoi %v0, %v16, %v9, 14
-# 8x a10 = x1 * x0 + z0
-	.loc 1 2126
-	vmladduhm %v21, %v0, %v21, %v9
-# 8x x0 = x2[2]
-	.loc 1 2127
-	vsplth %v4, %v19, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 2128
-	vsldoi %v0, %v9, %v15, 12
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2129
-	vmladduhm %v3, %v0, %v4, %v20
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 2130
-	vsldoi %v0, %v15, %v14, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2131
-	vmladduhm %v18, %v0, %v4, %v18
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 2132
-	vsldoi %v0, %v14, %v13, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2133
-	vmladduhm %v2, %v0, %v4, %v8
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 2134
-	vsldoi %v0, %v13, %v12, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2135
-	vmladduhm %v1, %v0, %v4, %v1
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 2136
-	vsldoi %v0, %v12, %v11, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2137
-	vmladduhm %v5, %v0, %v4, %v5
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 2138
-	vsldoi %v0, %v11, %v10, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2139
-	vmladduhm %v22, %v0, %v4, %v22
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 2140
-	vsldoi %v0, %v10, %v16, 12
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2141
-	vmladduhm %v23, %v0, %v4, %v23
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 2142
-	vsldoi %v0, %v16, %v9, 12
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2143
-	vmladduhm %v21, %v0, %v4, %v21
-# 8x x0 = x2[3]
-	.loc 1 2144
-	vsplth %v4, %v19, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 2145
-	vsldoi %v0, %v9, %v15, 10
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2146
-	vmladduhm %v8, %v0, %v4, %v3
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 2147
-	vsldoi %v0, %v15, %v14, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2148
-	vmladduhm %v3, %v0, %v4, %v18
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 2149
-	vsldoi %v0, %v14, %v13, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2150
-	vmladduhm %v2, %v0, %v4, %v2
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 2151
-	vsldoi %v0, %v13, %v12, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2152
-	vmladduhm %v18, %v0, %v4, %v1
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 2153
-	vsldoi %v0, %v12, %v11, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2154
-	vmladduhm %v20, %v0, %v4, %v5
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 2155
-	vsldoi %v0, %v11, %v10, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2156
-	vmladduhm %v22, %v0, %v4, %v22
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 2157
-	vsldoi %v0, %v10, %v16, 10
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2158
-	vmladduhm %v1, %v0, %v4, %v23
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 2159
-	vsldoi %v0, %v16, %v9, 10
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2160
-	vmladduhm %v21, %v0, %v4, %v21
-# 8x x0 = x2[4]
-	.loc 1 2161
-	vsplth %v4, %v19, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 2162
-	vsldoi %v0, %v9, %v15, 8
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2163
-	vmladduhm %v5, %v0, %v4, %v8
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 2164
-	vsldoi %v0, %v15, %v14, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2165
-	vmladduhm %v3, %v0, %v4, %v3
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 2166
-	vsldoi %v0, %v14, %v13, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2167
-	vmladduhm %v8, %v0, %v4, %v2
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 2168
-	vsldoi %v0, %v13, %v12, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2169
-	vmladduhm %v18, %v0, %v4, %v18
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 2170
-	vsldoi %v0, %v12, %v11, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2171
-	vmladduhm %v20, %v0, %v4, %v20
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 2172
-	vsldoi %v0, %v11, %v10, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2173
-	vmladduhm %v2, %v0, %v4, %v22
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 2174
-	vsldoi %v0, %v10, %v16, 8
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2175
-	vmladduhm %v22, %v0, %v4, %v1
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 2176
-	vsldoi %v0, %v16, %v9, 8
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2177
-	vmladduhm %v21, %v0, %v4, %v21
-# 8x x0 = x2[5]
-	.loc 1 2178
-	vsplth %v1, %v19, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 2179
-	vsldoi %v0, %v9, %v15, 6
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2180
-	vmladduhm %v5, %v0, %v1, %v5
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 2181
-	vsldoi %v0, %v15, %v14, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2182
-	vmladduhm %v23, %v0, %v1, %v3
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 2183
-	vsldoi %v0, %v14, %v13, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2184
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 2185
-	vsldoi %v0, %v13, %v12, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2186
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 2187
-	vsldoi %v0, %v12, %v11, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2188
-	vmladduhm %v3, %v0, %v1, %v20
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 2189
-	vsldoi %v0, %v11, %v10, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2190
-	vmladduhm %v20, %v0, %v1, %v2
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 2191
-	vsldoi %v0, %v10, %v16, 6
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2192
-	vmladduhm %v4, %v0, %v1, %v22
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 2193
-	vsldoi %v0, %v16, %v9, 6
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2194
-	vmladduhm %v21, %v0, %v1, %v21
-# 8x x0 = x2[6]
-	.loc 1 2195
-	vsplth %v2, %v19, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 2196
-	vsldoi %v0, %v9, %v15, 4
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2197
-	vmladduhm %v5, %v0, %v2, %v5
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 2198
-	vsldoi %v0, %v15, %v14, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2199
-	vmladduhm %v23, %v0, %v2, %v23
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 2200
-	vsldoi %v0, %v14, %v13, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2201
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 2202
-	vsldoi %v0, %v13, %v12, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2203
-	vmladduhm %v1, %v0, %v2, %v18
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 2204
-	vsldoi %v0, %v12, %v11, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2205
-	vmladduhm %v18, %v0, %v2, %v3
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 2206
-	vsldoi %v0, %v11, %v10, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2207
-	vmladduhm %v3, %v0, %v2, %v20
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 2208
-	vsldoi %v0, %v10, %v16, 4
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2209
-	vmladduhm %v4, %v0, %v2, %v4
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 2210
-	vsldoi %v0, %v16, %v9, 4
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2211
-	vmladduhm %v21, %v0, %v2, %v21
-# 8x x0 = x2[7]
-	.loc 1 2212
-	vsplth %v19, %v19, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 2213
-	vsldoi %v0, %v9, %v15, 2
-# 8x a3 = x1 * x0 + a3
-	.loc 1 2214
-	vmladduhm %v5, %v0, %v19, %v5
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 2215
-	vsldoi %v0, %v15, %v14, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2216
-	vmladduhm %v23, %v0, %v19, %v23
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 2217
-	vsldoi %v0, %v14, %v13, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2218
-	vmladduhm %v20, %v0, %v19, %v8
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 2219
-	vsldoi %v0, %v13, %v12, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2220
-	vmladduhm %v0, %v0, %v19, %v1
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 2221
-	vsldoi %v1, %v12, %v11, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2222
-	vmladduhm %v1, %v1, %v19, %v18
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 2223
-	vsldoi %v2, %v11, %v10, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2224
-	vmladduhm %v2, %v2, %v19, %v3
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 2225
-	vsldoi %v3, %v10, %v16, 2
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2226
-	vmladduhm %v3, %v3, %v19, %v4
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 2227
-	vsldoi %v4, %v16, %v9, 2
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2228
-	vmladduhm %v4, %v4, %v19, %v21
-# x2 = mem128[pb + 64]
-	.loc 1 2229
-	li %r0, 64
-	lvx %v21, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 2230
-	vsplth %v8, %v21, 0
-# 8x a4 = e0 * x0 + a4
-	.loc 1 2231
-	vmladduhm %v18, %v15, %v8, %v23
-# 8x a5 = e1 * x0 + a5
-	.loc 1 2232
-	vmladduhm %v19, %v14, %v8, %v20
-# 8x a6 = e2 * x0 + a6
-	.loc 1 2233
-	vmladduhm %v0, %v13, %v8, %v0
-# 8x a7 = e3 * x0 + a7
-	.loc 1 2234
-	vmladduhm %v1, %v12, %v8, %v1
-# 8x a8 = e4 * x0 + a8
-	.loc 1 2235
-	vmladduhm %v22, %v11, %v8, %v2
-# 8x a9 = e5 * x0 + a9
-	.loc 1 2236
-	vmladduhm %v23, %v10, %v8, %v3
-# 8x a10 = e6 * x0 + a10
-	.loc 1 2237
-	vmladduhm %v24, %v16, %v8, %v4
-# 8x x0 = x2[1]
-	.loc 1 2238
-	vsplth %v20, %v21, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 2239
-	vsldoi %v2, %v9, %v15, 14
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2240
-	vmladduhm %v18, %v2, %v20, %v18
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 2241
-	vsldoi %v2, %v15, %v14, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2242
-	vmladduhm %v3, %v2, %v20, %v19
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 2243
-	vsldoi %v2, %v14, %v13, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2244
-	vmladduhm %v8, %v2, %v20, %v0
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 2245
-	vsldoi %v0, %v13, %v12, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2246
-	vmladduhm %v4, %v0, %v20, %v1
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 2247
-	vsldoi %v0, %v12, %v11, 14
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2248
-	vmladduhm %v22, %v0, %v20, %v22
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 2249
-	vsldoi %v0, %v11, %v10, 14
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2250
-	vmladduhm %v23, %v0, %v20, %v23
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 2251
-	vsldoi %v0, %v10, %v16, 14
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2252
-	vmladduhm %v24, %v0, %v20, %v24
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 2253
-	vsldoi %v0, %v16, %v9, 14
-# 8x a11 = x1 * x0 + z0
-	.loc 1 2254
-	vmladduhm %v19, %v0, %v20, %v9
-# 8x x0 = x2[2]
-	.loc 1 2255
-	vsplth %v1, %v21, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 2256
-	vsldoi %v0, %v9, %v15, 12
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2257
-	vmladduhm %v2, %v0, %v1, %v18
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 2258
-	vsldoi %v0, %v15, %v14, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2259
-	vmladduhm %v3, %v0, %v1, %v3
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 2260
-	vsldoi %v0, %v14, %v13, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2261
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 2262
-	vsldoi %v0, %v13, %v12, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2263
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 2264
-	vsldoi %v0, %v12, %v11, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2265
-	vmladduhm %v22, %v0, %v1, %v22
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 2266
-	vsldoi %v0, %v11, %v10, 12
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2267
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 2268
-	vsldoi %v0, %v10, %v16, 12
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2269
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 2270
-	vsldoi %v0, %v16, %v9, 12
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2271
-	vmladduhm %v19, %v0, %v1, %v19
-# 8x x0 = x2[3]
-	.loc 1 2272
-	vsplth %v1, %v21, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 2273
-	vsldoi %v0, %v9, %v15, 10
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2274
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 2275
-	vsldoi %v0, %v15, %v14, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2276
-	vmladduhm %v18, %v0, %v1, %v3
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 2277
-	vsldoi %v0, %v14, %v13, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2278
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 2279
-	vsldoi %v0, %v13, %v12, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2280
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 2281
-	vsldoi %v0, %v12, %v11, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2282
-	vmladduhm %v22, %v0, %v1, %v22
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 2283
-	vsldoi %v0, %v11, %v10, 10
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2284
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 2285
-	vsldoi %v0, %v10, %v16, 10
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2286
-	vmladduhm %v3, %v0, %v1, %v24
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 2287
-	vsldoi %v0, %v16, %v9, 10
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2288
-	vmladduhm %v19, %v0, %v1, %v19
-# 8x x0 = x2[4]
-	.loc 1 2289
-	vsplth %v1, %v21, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 2290
-	vsldoi %v0, %v9, %v15, 8
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2291
-	vmladduhm %v20, %v0, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 2292
-	vsldoi %v0, %v15, %v14, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2293
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 2294
-	vsldoi %v0, %v14, %v13, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2295
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 2296
-	vsldoi %v0, %v13, %v12, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2297
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 2298
-	vsldoi %v0, %v12, %v11, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2299
-	vmladduhm %v22, %v0, %v1, %v22
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 2300
-	vsldoi %v0, %v11, %v10, 8
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2301
-	vmladduhm %v2, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 2302
-	vsldoi %v0, %v10, %v16, 8
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2303
-	vmladduhm %v3, %v0, %v1, %v3
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 2304
-	vsldoi %v0, %v16, %v9, 8
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2305
-	vmladduhm %v23, %v0, %v1, %v19
-# 8x x0 = x2[5]
-	.loc 1 2306
-	vsplth %v19, %v21, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 2307
-	vsldoi %v0, %v9, %v15, 6
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2308
-	vmladduhm %v20, %v0, %v19, %v20
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 2309
-	vsldoi %v0, %v15, %v14, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2310
-	vmladduhm %v18, %v0, %v19, %v18
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 2311
-	vsldoi %v0, %v14, %v13, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2312
-	vmladduhm %v8, %v0, %v19, %v8
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 2313
-	vsldoi %v0, %v13, %v12, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2314
-	vmladduhm %v4, %v0, %v19, %v4
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 2315
-	vsldoi %v0, %v12, %v11, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2316
-	vmladduhm %v1, %v0, %v19, %v22
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 2317
-	vsldoi %v0, %v11, %v10, 6
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2318
-	vmladduhm %v2, %v0, %v19, %v2
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 2319
-	vsldoi %v0, %v10, %v16, 6
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2320
-	vmladduhm %v3, %v0, %v19, %v3
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 2321
-	vsldoi %v0, %v16, %v9, 6
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2322
-	vmladduhm %v23, %v0, %v19, %v23
-# 8x x0 = x2[6]
-	.loc 1 2323
-	vsplth %v19, %v21, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 2324
-	vsldoi %v0, %v9, %v15, 4
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2325
-	vmladduhm %v20, %v0, %v19, %v20
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 2326
-	vsldoi %v0, %v15, %v14, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2327
-	vmladduhm %v18, %v0, %v19, %v18
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 2328
-	vsldoi %v0, %v14, %v13, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2329
-	vmladduhm %v8, %v0, %v19, %v8
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 2330
-	vsldoi %v0, %v13, %v12, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2331
-	vmladduhm %v4, %v0, %v19, %v4
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 2332
-	vsldoi %v0, %v12, %v11, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2333
-	vmladduhm %v1, %v0, %v19, %v1
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 2334
-	vsldoi %v0, %v11, %v10, 4
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2335
-	vmladduhm %v2, %v0, %v19, %v2
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 2336
-	vsldoi %v0, %v10, %v16, 4
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2337
-	vmladduhm %v3, %v0, %v19, %v3
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 2338
-	vsldoi %v0, %v16, %v9, 4
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2339
-	vmladduhm %v23, %v0, %v19, %v23
-# 8x x0 = x2[7]
-	.loc 1 2340
-	vsplth %v19, %v21, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 2341
-	vsldoi %v0, %v9, %v15, 2
-# 8x a4 = x1 * x0 + a4
-	.loc 1 2342
-	vmladduhm %v20, %v0, %v19, %v20
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 2343
-	vsldoi %v0, %v15, %v14, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2344
-	vmladduhm %v18, %v0, %v19, %v18
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 2345
-	vsldoi %v0, %v14, %v13, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2346
-	vmladduhm %v21, %v0, %v19, %v8
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 2347
-	vsldoi %v0, %v13, %v12, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2348
-	vmladduhm %v22, %v0, %v19, %v4
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 2349
-	vsldoi %v0, %v12, %v11, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2350
-	vmladduhm %v0, %v0, %v19, %v1
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 2351
-	vsldoi %v1, %v11, %v10, 2
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2352
-	vmladduhm %v1, %v1, %v19, %v2
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 2353
-	vsldoi %v2, %v10, %v16, 2
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2354
-	vmladduhm %v2, %v2, %v19, %v3
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 2355
-	vsldoi %v3, %v16, %v9, 2
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2356
-	vmladduhm %v3, %v3, %v19, %v23
-# x2 = mem128[pb + 80]
-	.loc 1 2357
-	li %r0, 80
-	lvx %v23, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 2358
-	vsplth %v4, %v23, 0
-# 8x a5 = e0 * x0 + a5
-	.loc 1 2359
-	vmladduhm %v8, %v15, %v4, %v18
-# 8x a6 = e1 * x0 + a6
-	.loc 1 2360
-	vmladduhm %v18, %v14, %v4, %v21
-# 8x a7 = e2 * x0 + a7
-	.loc 1 2361
-	vmladduhm %v19, %v13, %v4, %v22
-# 8x a8 = e3 * x0 + a8
-	.loc 1 2362
-	vmladduhm %v24, %v12, %v4, %v0
-# 8x a9 = e4 * x0 + a9
-	.loc 1 2363
-	vmladduhm %v21, %v11, %v4, %v1
-# 8x a10 = e5 * x0 + a10
-	.loc 1 2364
-	vmladduhm %v22, %v10, %v4, %v2
-# 8x a11 = e6 * x0 + a11
-	.loc 1 2365
-	vmladduhm %v1, %v16, %v4, %v3
-# 8x x0 = x2[1]
-	.loc 1 2366
-	vsplth %v2, %v23, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 2367
-	vsldoi %v0, %v9, %v15, 14
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2368
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 2369
-	vsldoi %v0, %v15, %v14, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2370
-	vmladduhm %v18, %v0, %v2, %v18
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 2371
-	vsldoi %v0, %v14, %v13, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2372
-	vmladduhm %v19, %v0, %v2, %v19
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 2373
-	vsldoi %v0, %v13, %v12, 14
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2374
-	vmladduhm %v24, %v0, %v2, %v24
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 2375
-	vsldoi %v0, %v12, %v11, 14
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2376
-	vmladduhm %v3, %v0, %v2, %v21
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 2377
-	vsldoi %v0, %v11, %v10, 14
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2378
-	vmladduhm %v22, %v0, %v2, %v22
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 2379
-	vsldoi %v0, %v10, %v16, 14
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2380
-	vmladduhm %v4, %v0, %v2, %v1
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 2381
-	vsldoi %v0, %v16, %v9, 14
-# 8x a12 = x1 * x0 + z0
-	.loc 1 2382
-	vmladduhm %v21, %v0, %v2, %v9
-# 8x x0 = x2[2]
-	.loc 1 2383
-	vsplth %v2, %v23, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 2384
-	vsldoi %v0, %v9, %v15, 12
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2385
-	vmladduhm %v8, %v0, %v2, %v8
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 2386
-	vsldoi %v0, %v15, %v14, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2387
-	vmladduhm %v18, %v0, %v2, %v18
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 2388
-	vsldoi %v0, %v14, %v13, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2389
-	vmladduhm %v19, %v0, %v2, %v19
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 2390
-	vsldoi %v0, %v13, %v12, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2391
-	vmladduhm %v1, %v0, %v2, %v24
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 2392
-	vsldoi %v0, %v12, %v11, 12
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2393
-	vmladduhm %v3, %v0, %v2, %v3
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 2394
-	vsldoi %v0, %v11, %v10, 12
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2395
-	vmladduhm %v22, %v0, %v2, %v22
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 2396
-	vsldoi %v0, %v10, %v16, 12
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2397
-	vmladduhm %v4, %v0, %v2, %v4
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 2398
-	vsldoi %v0, %v16, %v9, 12
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2399
-	vmladduhm %v24, %v0, %v2, %v21
-# 8x x0 = x2[3]
-	.loc 1 2400
-	vsplth %v21, %v23, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 2401
-	vsldoi %v0, %v9, %v15, 10
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2402
-	vmladduhm %v8, %v0, %v21, %v8
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 2403
-	vsldoi %v0, %v15, %v14, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2404
-	vmladduhm %v18, %v0, %v21, %v18
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 2405
-	vsldoi %v0, %v14, %v13, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2406
-	vmladduhm %v2, %v0, %v21, %v19
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 2407
-	vsldoi %v0, %v13, %v12, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2408
-	vmladduhm %v19, %v0, %v21, %v1
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 2409
-	vsldoi %v0, %v12, %v11, 10
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2410
-	vmladduhm %v3, %v0, %v21, %v3
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 2411
-	vsldoi %v0, %v11, %v10, 10
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2412
-	vmladduhm %v22, %v0, %v21, %v22
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 2413
-	vsldoi %v0, %v10, %v16, 10
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2414
-	vmladduhm %v4, %v0, %v21, %v4
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 2415
-	vsldoi %v0, %v16, %v9, 10
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2416
-	vmladduhm %v24, %v0, %v21, %v24
-# 8x x0 = x2[4]
-	.loc 1 2417
-	vsplth %v21, %v23, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 2418
-	vsldoi %v0, %v9, %v15, 8
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2419
-	vmladduhm %v8, %v0, %v21, %v8
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 2420
-	vsldoi %v0, %v15, %v14, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2421
-	vmladduhm %v1, %v0, %v21, %v18
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 2422
-	vsldoi %v0, %v14, %v13, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2423
-	vmladduhm %v18, %v0, %v21, %v2
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 2424
-	vsldoi %v0, %v13, %v12, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2425
-	vmladduhm %v19, %v0, %v21, %v19
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 2426
-	vsldoi %v0, %v12, %v11, 8
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2427
-	vmladduhm %v3, %v0, %v21, %v3
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 2428
-	vsldoi %v0, %v11, %v10, 8
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2429
-	vmladduhm %v22, %v0, %v21, %v22
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 2430
-	vsldoi %v0, %v10, %v16, 8
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2431
-	vmladduhm %v4, %v0, %v21, %v4
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 2432
-	vsldoi %v0, %v16, %v9, 8
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2433
-	vmladduhm %v24, %v0, %v21, %v24
-# 8x x0 = x2[5]
-	.loc 1 2434
-	vsplth %v21, %v23, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 2435
-	vsldoi %v0, %v9, %v15, 6
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2436
-	vmladduhm %v2, %v0, %v21, %v8
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 2437
-	vsldoi %v0, %v15, %v14, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2438
-	vmladduhm %v8, %v0, %v21, %v1
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 2439
-	vsldoi %v0, %v14, %v13, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2440
-	vmladduhm %v18, %v0, %v21, %v18
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 2441
-	vsldoi %v0, %v13, %v12, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2442
-	vmladduhm %v19, %v0, %v21, %v19
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 2443
-	vsldoi %v0, %v12, %v11, 6
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2444
-	vmladduhm %v3, %v0, %v21, %v3
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 2445
-	vsldoi %v0, %v11, %v10, 6
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2446
-	vmladduhm %v22, %v0, %v21, %v22
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 2447
-	vsldoi %v0, %v10, %v16, 6
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2448
-	vmladduhm %v4, %v0, %v21, %v4
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 2449
-	vsldoi %v0, %v16, %v9, 6
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2450
-	vmladduhm %v24, %v0, %v21, %v24
-# 8x x0 = x2[6]
-	.loc 1 2451
-	vsplth %v1, %v23, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 2452
-	vsldoi %v0, %v9, %v15, 4
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2453
-	vmladduhm %v21, %v0, %v1, %v2
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 2454
-	vsldoi %v0, %v15, %v14, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2455
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 2456
-	vsldoi %v0, %v14, %v13, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2457
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 2458
-	vsldoi %v0, %v13, %v12, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2459
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 2460
-	vsldoi %v0, %v12, %v11, 4
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2461
-	vmladduhm %v3, %v0, %v1, %v3
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 2462
-	vsldoi %v0, %v11, %v10, 4
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2463
-	vmladduhm %v22, %v0, %v1, %v22
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 2464
-	vsldoi %v0, %v10, %v16, 4
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2465
-	vmladduhm %v2, %v0, %v1, %v4
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 2466
-	vsldoi %v0, %v16, %v9, 4
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2467
-	vmladduhm %v24, %v0, %v1, %v24
-# 8x x0 = x2[7]
-	.loc 1 2468
-	vsplth %v4, %v23, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 2469
-	vsldoi %v0, %v9, %v15, 2
-# 8x a5 = x1 * x0 + a5
-	.loc 1 2470
-	vmladduhm %v21, %v0, %v4, %v21
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 2471
-	vsldoi %v0, %v15, %v14, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2472
-	vmladduhm %v8, %v0, %v4, %v8
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 2473
-	vsldoi %v0, %v14, %v13, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2474
-	vmladduhm %v18, %v0, %v4, %v18
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 2475
-	vsldoi %v0, %v13, %v12, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2476
-	vmladduhm %v19, %v0, %v4, %v19
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 2477
-	vsldoi %v0, %v12, %v11, 2
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2478
-	vmladduhm %v23, %v0, %v4, %v3
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 2479
-	vsldoi %v0, %v11, %v10, 2
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2480
-	vmladduhm %v0, %v0, %v4, %v22
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 2481
-	vsldoi %v1, %v10, %v16, 2
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2482
-	vmladduhm %v1, %v1, %v4, %v2
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 2483
-	vsldoi %v2, %v16, %v9, 2
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2484
-	vmladduhm %v2, %v2, %v4, %v24
-# x2 = mem128[pb + 96]
-	.loc 1 2485
-	li %r0, 96
-	lvx %v22, %r5, %r0
-# 8x x0 = x2[0]
-	.loc 1 2486
-	vsplth %v3, %v22, 0
-# 8x a6 = e0 * x0 + a6
-	.loc 1 2487
-	vmladduhm %v4, %v15, %v3, %v8
-# 8x a7 = e1 * x0 + a7
-	.loc 1 2488
-	vmladduhm %v8, %v14, %v3, %v18
-# 8x a8 = e2 * x0 + a8
-	.loc 1 2489
-	vmladduhm %v24, %v13, %v3, %v19
-# 8x a9 = e3 * x0 + a9
-	.loc 1 2490
-	vmladduhm %v19, %v12, %v3, %v23
-# 8x a10 = e4 * x0 + a10
-	.loc 1 2491
-	vmladduhm %v18, %v11, %v3, %v0
-# 8x a11 = e5 * x0 + a11
-	.loc 1 2492
-	vmladduhm %v1, %v10, %v3, %v1
-# 8x a12 = e6 * x0 + a12
-	.loc 1 2493
-	vmladduhm %v2, %v16, %v3, %v2
-# 8x x0 = x2[1]
-	.loc 1 2494
-	vsplth %v3, %v22, 1
-# x1 = shiftleftbytes(z0, e0, 14)
-	.loc 1 2495
-	vsldoi %v0, %v9, %v15, 14
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2496
-	vmladduhm %v4, %v0, %v3, %v4
-# x1 = shiftleftbytes(e0, e1, 14)
-	.loc 1 2497
-	vsldoi %v0, %v15, %v14, 14
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2498
-	vmladduhm %v8, %v0, %v3, %v8
-# x1 = shiftleftbytes(e1, e2, 14)
-	.loc 1 2499
-	vsldoi %v0, %v14, %v13, 14
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2500
-	vmladduhm %v24, %v0, %v3, %v24
-# x1 = shiftleftbytes(e2, e3, 14)
-	.loc 1 2501
-	vsldoi %v0, %v13, %v12, 14
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2502
-	vmladduhm %v19, %v0, %v3, %v19
-# x1 = shiftleftbytes(e3, e4, 14)
-	.loc 1 2503
-	vsldoi %v0, %v12, %v11, 14
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2504
-	vmladduhm %v18, %v0, %v3, %v18
-# x1 = shiftleftbytes(e4, e5, 14)
-	.loc 1 2505
-	vsldoi %v0, %v11, %v10, 14
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2506
-	vmladduhm %v23, %v0, %v3, %v1
-# x1 = shiftleftbytes(e5, e6, 14)
-	.loc 1 2507
-	vsldoi %v0, %v10, %v16, 14
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2508
-	vmladduhm %v2, %v0, %v3, %v2
-# x1 = shiftleftbytes(e6, z0, 14)
-	.loc 1 2509
-	vsldoi %v0, %v16, %v9, 14
-# 8x a13 = x1 * x0 + z0
-	.loc 1 2510
-	vmladduhm %v3, %v0, %v3, %v9
-# 8x x0 = x2[2]
-	.loc 1 2511
-	vsplth %v1, %v22, 2
-# x1 = shiftleftbytes(z0, e0, 12)
-	.loc 1 2512
-	vsldoi %v0, %v9, %v15, 12
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2513
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e0, e1, 12)
-	.loc 1 2514
-	vsldoi %v0, %v15, %v14, 12
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2515
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 12)
-	.loc 1 2516
-	vsldoi %v0, %v14, %v13, 12
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2517
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e2, e3, 12)
-	.loc 1 2518
-	vsldoi %v0, %v13, %v12, 12
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2519
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 12)
-	.loc 1 2520
-	vsldoi %v0, %v12, %v11, 12
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2521
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 12)
-	.loc 1 2522
-	vsldoi %v0, %v11, %v10, 12
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2523
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 12)
-	.loc 1 2524
-	vsldoi %v0, %v10, %v16, 12
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2525
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 12)
-	.loc 1 2526
-	vsldoi %v0, %v16, %v9, 12
-# 8x a13 = x1 * x0 + a13
-	.loc 1 2527
-	vmladduhm %v3, %v0, %v1, %v3
-# 8x x0 = x2[3]
-	.loc 1 2528
-	vsplth %v1, %v22, 3
-# x1 = shiftleftbytes(z0, e0, 10)
-	.loc 1 2529
-	vsldoi %v0, %v9, %v15, 10
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2530
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e0, e1, 10)
-	.loc 1 2531
-	vsldoi %v0, %v15, %v14, 10
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2532
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 10)
-	.loc 1 2533
-	vsldoi %v0, %v14, %v13, 10
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2534
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e2, e3, 10)
-	.loc 1 2535
-	vsldoi %v0, %v13, %v12, 10
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2536
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 10)
-	.loc 1 2537
-	vsldoi %v0, %v12, %v11, 10
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2538
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 10)
-	.loc 1 2539
-	vsldoi %v0, %v11, %v10, 10
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2540
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 10)
-	.loc 1 2541
-	vsldoi %v0, %v10, %v16, 10
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2542
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 10)
-	.loc 1 2543
-	vsldoi %v0, %v16, %v9, 10
-# 8x a13 = x1 * x0 + a13
-	.loc 1 2544
-	vmladduhm %v3, %v0, %v1, %v3
-# 8x x0 = x2[4]
-	.loc 1 2545
-	vsplth %v1, %v22, 4
-# x1 = shiftleftbytes(z0, e0, 8)
-	.loc 1 2546
-	vsldoi %v0, %v9, %v15, 8
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2547
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e0, e1, 8)
-	.loc 1 2548
-	vsldoi %v0, %v15, %v14, 8
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2549
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 8)
-	.loc 1 2550
-	vsldoi %v0, %v14, %v13, 8
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2551
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e2, e3, 8)
-	.loc 1 2552
-	vsldoi %v0, %v13, %v12, 8
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2553
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 8)
-	.loc 1 2554
-	vsldoi %v0, %v12, %v11, 8
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2555
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 8)
-	.loc 1 2556
-	vsldoi %v0, %v11, %v10, 8
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2557
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 8)
-	.loc 1 2558
-	vsldoi %v0, %v10, %v16, 8
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2559
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 8)
-	.loc 1 2560
-	vsldoi %v0, %v16, %v9, 8
-# 8x a13 = x1 * x0 + a13
-	.loc 1 2561
-	vmladduhm %v3, %v0, %v1, %v3
-# 8x x0 = x2[5]
-	.loc 1 2562
-	vsplth %v1, %v22, 5
-# x1 = shiftleftbytes(z0, e0, 6)
-	.loc 1 2563
-	vsldoi %v0, %v9, %v15, 6
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2564
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e0, e1, 6)
-	.loc 1 2565
-	vsldoi %v0, %v15, %v14, 6
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2566
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 6)
-	.loc 1 2567
-	vsldoi %v0, %v14, %v13, 6
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2568
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e2, e3, 6)
-	.loc 1 2569
-	vsldoi %v0, %v13, %v12, 6
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2570
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 6)
-	.loc 1 2571
-	vsldoi %v0, %v12, %v11, 6
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2572
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 6)
-	.loc 1 2573
-	vsldoi %v0, %v11, %v10, 6
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2574
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 6)
-	.loc 1 2575
-	vsldoi %v0, %v10, %v16, 6
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2576
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 6)
-	.loc 1 2577
-	vsldoi %v0, %v16, %v9, 6
-# 8x a13 = x1 * x0 + a13
-	.loc 1 2578
-	vmladduhm %v3, %v0, %v1, %v3
-# 8x x0 = x2[6]
-	.loc 1 2579
-	vsplth %v1, %v22, 6
-# x1 = shiftleftbytes(z0, e0, 4)
-	.loc 1 2580
-	vsldoi %v0, %v9, %v15, 4
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2581
-	vmladduhm %v4, %v0, %v1, %v4
-# x1 = shiftleftbytes(e0, e1, 4)
-	.loc 1 2582
-	vsldoi %v0, %v15, %v14, 4
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2583
-	vmladduhm %v8, %v0, %v1, %v8
-# x1 = shiftleftbytes(e1, e2, 4)
-	.loc 1 2584
-	vsldoi %v0, %v14, %v13, 4
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2585
-	vmladduhm %v24, %v0, %v1, %v24
-# x1 = shiftleftbytes(e2, e3, 4)
-	.loc 1 2586
-	vsldoi %v0, %v13, %v12, 4
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2587
-	vmladduhm %v19, %v0, %v1, %v19
-# x1 = shiftleftbytes(e3, e4, 4)
-	.loc 1 2588
-	vsldoi %v0, %v12, %v11, 4
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2589
-	vmladduhm %v18, %v0, %v1, %v18
-# x1 = shiftleftbytes(e4, e5, 4)
-	.loc 1 2590
-	vsldoi %v0, %v11, %v10, 4
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2591
-	vmladduhm %v23, %v0, %v1, %v23
-# x1 = shiftleftbytes(e5, e6, 4)
-	.loc 1 2592
-	vsldoi %v0, %v10, %v16, 4
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2593
-	vmladduhm %v2, %v0, %v1, %v2
-# x1 = shiftleftbytes(e6, z0, 4)
-	.loc 1 2594
-	vsldoi %v0, %v16, %v9, 4
-# 8x a13 = x1 * x0 + a13
-	.loc 1 2595
-	vmladduhm %v3, %v0, %v1, %v3
-# 8x x0 = x2[7]
-	.loc 1 2596
-	vsplth %v22, %v22, 7
-# x1 = shiftleftbytes(z0, e0, 2)
-	.loc 1 2597
-	vsldoi %v0, %v9, %v15, 2
-# 8x a6 = x1 * x0 + a6
-	.loc 1 2598
-	vmladduhm %v4, %v0, %v22, %v4
-# x1 = shiftleftbytes(e0, e1, 2)
-	.loc 1 2599
-	vsldoi %v0, %v15, %v14, 2
-# 8x a7 = x1 * x0 + a7
-	.loc 1 2600
-	vmladduhm %v8, %v0, %v22, %v8
-# x1 = shiftleftbytes(e1, e2, 2)
-	.loc 1 2601
-	vsldoi %v0, %v14, %v13, 2
-# 8x a8 = x1 * x0 + a8
-	.loc 1 2602
-	vmladduhm %v0, %v0, %v22, %v24
-# x1 = shiftleftbytes(e2, e3, 2)
-	.loc 1 2603
-	vsldoi %v1, %v13, %v12, 2
-# 8x a9 = x1 * x0 + a9
-	.loc 1 2604
-	vmladduhm %v19, %v1, %v22, %v19
-# x1 = shiftleftbytes(e3, e4, 2)
-	.loc 1 2605
-	vsldoi %v1, %v12, %v11, 2
-# 8x a10 = x1 * x0 + a10
-	.loc 1 2606
-	vmladduhm %v18, %v1, %v22, %v18
-# x1 = shiftleftbytes(e4, e5, 2)
-	.loc 1 2607
-	vsldoi %v1, %v11, %v10, 2
-# 8x a11 = x1 * x0 + a11
-	.loc 1 2608
-	vmladduhm %v23, %v1, %v22, %v23
-# x1 = shiftleftbytes(e5, e6, 2)
-	.loc 1 2609
-	vsldoi %v1, %v10, %v16, 2
-# 8x a12 = x1 * x0 + a12
-	.loc 1 2610
-	vmladduhm %v2, %v1, %v22, %v2
-# x1 = shiftleftbytes(e6, z0, 2)
-	.loc 1 2611
-	vsldoi %v1, %v16, %v9, 2
-# 8x a13 = x1 * x0 + a13
-	.loc 1 2612
-	vmladduhm %v3, %v1, %v22, %v3
-# mem128[pc] = a0
-	.loc 1 2613
-	stvx %v17, 0, %r6
-# mem128[pc + 16] = a1
-	.loc 1 2614
-	li %r0, 16
-	stvx %v7, %r6, %r0
-# mem128[pc + 32] = a2
-	.loc 1 2615
-	li %r0, 32
-	stvx %v6, %r6, %r0
-# mem128[pc + 48] = a3
-	.loc 1 2616
-	li %r0, 48
-	stvx %v5, %r6, %r0
-# mem128[pc + 64] = a4
-	.loc 1 2617
-	li %r0, 64
-	stvx %v20, %r6, %r0
-# mem128[pc + 80] = a5
-	.loc 1 2618
-	li %r0, 80
-	stvx %v21, %r6, %r0
-# mem128[pc + 96] = a6
-	.loc 1 2619
-	li %r0, 96
-	stvx %v4, %r6, %r0
-# mem128[pc + 112] = a7
-	.loc 1 2620
-	li %r0, 112
-	stvx %v8, %r6, %r0
-# mem128[pc + 128] = a8
-	.loc 1 2621
-	li %r0, 128
-	stvx %v0, %r6, %r0
-# mem128[pc + 144] = a9
-	.loc 1 2622
-	li %r0, 144
-	stvx %v19, %r6, %r0
-# mem128[pc + 160] = a10
-	.loc 1 2623
-	li %r0, 160
-	stvx %v18, %r6, %r0
-# mem128[pc + 176] = a11
-	.loc 1 2624
-	li %r0, 176
-	stvx %v23, %r6, %r0
-# mem128[pc + 192] = a12
-	.loc 1 2625
-	li %r0, 192
-	stvx %v2, %r6, %r0
-# mem128[pc + 208] = a13
-	.loc 1 2626
-	li %r0, 208
-	stvx %v3, %r6, %r0
-# pa = pa + 224
-	.loc 1 2627
-	addi %r4, %r4, 224
-# pb = pb + 112
-	.loc 1 2628
-	addi %r5, %r5, 112
-# pc = pc + 224
-	.loc 1 2629
-	addi %r6, %r6, 224
-# i0 = i0 - 1
-	.loc 1 2630
-	addi %r7, %r7, -1
-# =? i0 - 0
-	.loc 1 2631
-	cmplwi %cr0, %r7, 0
-# goto loop19 if !=
-	.loc 1 2632
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop19
-# pa = 69296
-	.loc 1 2633
+# pa = 99824
+	.loc 1 708
 	lis %r4, 1
-	ori %r4, %r4, 3760
+	ori %r4, %r4, 34288
 # pa = w + pa
-	.loc 1 2634
-	add %r6, %r9, %r4
-# pb = w + 5568
-	.loc 1 2635
-	addi %r4, %r9, 5568
-# i0 = 54
-	.loc 1 2636
-	li %r5, 54
+	.loc 1 709
+	add %r5, %r6, %r4
+# pb = 89456
+	.loc 1 710
+	lis %r4, 1
+	ori %r4, %r4, 23920
+# pb = w + pb
+	.loc 1 711
+	add %r7, %r6, %r4
+# i0 = 27
+	.loc 1 712
+	li %r4, 27
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop19:
+# qa = pa
+	.loc 1 714
+	mr %r11, %r4
+	mr %r8, %r6
+	mr %r6, %r3
+# qb = pa + 128
+	.loc 1 715
+	addi %r3, %r5, 128
+# qc = pb
+	.loc 1 716
+	mr %r9, %r5
+# i1 = 2
+	.loc 1 717
+	mr %r10, %r7
+	li %r4, 2
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop20:
-# qb = pa + 224
-	.loc 1 2639
-	addi %r7, %r6, 224
-# qc = pa + 448
-	.loc 1 2640
-	addi %r8, %r6, 448
 # x0 = mem128[qa]
-	.loc 1 2642
-	lvx %v0, 0, %r6
-# x1 = mem128[qa + 112]
-	.loc 1 2643
-	li %r0, 112
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc]
-	.loc 1 2644
-	lvx %v2, 0, %r8
-# x3 = mem128[qc + 112]
-	.loc 1 2645
-	li %r0, 112
-	lvx %v3, %r8, %r0
-# mem128[qd] = x0
-	.loc 1 2646
-	stvx %v0, 0, %r4
-# mem128[qd + 336] = x3
-	.loc 1 2647
-	li %r0, 336
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2648
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
-	.loc 1 2649
-	lvx %v2, 0, %r7
-# 8x x5 = x5 - x0
-	.loc 1 2650
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2651
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 112] = x5
-	.loc 1 2652
-	li %r0, 112
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 112]
-	.loc 1 2653
-	li %r0, 112
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2654
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2655
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 224] = x5
-	.loc 1 2656
-	li %r0, 224
-	stvx %v0, %r4, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 2657
-	li %r0, 16
-	lvx %v0, %r6, %r0
-# x1 = mem128[qa + 128]
-	.loc 1 2658
-	li %r0, 128
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 2659
-	li %r0, 16
-	lvx %v2, %r8, %r0
-# x3 = mem128[qc + 128]
-	.loc 1 2660
-	li %r0, 128
-	lvx %v3, %r8, %r0
-# mem128[qd + 16] = x0
-	.loc 1 2661
-	li %r0, 16
-	stvx %v0, %r4, %r0
-# mem128[qd + 352] = x3
-	.loc 1 2662
-	li %r0, 352
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2663
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 2664
-	li %r0, 16
-	lvx %v2, %r7, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2665
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2666
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 128] = x5
-	.loc 1 2667
-	li %r0, 128
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 128]
-	.loc 1 2668
-	li %r0, 128
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2669
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2670
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 240] = x5
-	.loc 1 2671
-	li %r0, 240
-	stvx %v0, %r4, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 2672
-	li %r0, 32
-	lvx %v0, %r6, %r0
-# x1 = mem128[qa + 144]
-	.loc 1 2673
-	li %r0, 144
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 2674
-	li %r0, 32
-	lvx %v2, %r8, %r0
-# x3 = mem128[qc + 144]
-	.loc 1 2675
-	li %r0, 144
-	lvx %v3, %r8, %r0
-# mem128[qd + 32] = x0
-	.loc 1 2676
-	li %r0, 32
-	stvx %v0, %r4, %r0
-# mem128[qd + 368] = x3
-	.loc 1 2677
-	li %r0, 368
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2678
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
-	.loc 1 2679
-	li %r0, 32
-	lvx %v2, %r7, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2680
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2681
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 144] = x5
-	.loc 1 2682
-	li %r0, 144
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 144]
-	.loc 1 2683
-	li %r0, 144
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2684
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2685
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 256] = x5
-	.loc 1 2686
+	.loc 1 719
+	lvx %v0, 0, %r5
+# x1 = mem128[qb]
+	.loc 1 720
+	lvx %v1, 0, %r3
+# mem128[qc] = x0
+	.loc 1 721
+	stvx %v0, 0, %r7
+# mem128[qc + 256] = x1
+	.loc 1 722
 	li %r0, 256
-	stvx %v0, %r4, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 2687
-	li %r0, 48
-	lvx %v0, %r6, %r0
-# x1 = mem128[qa + 160]
-	.loc 1 2688
-	li %r0, 160
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc + 48]
-	.loc 1 2689
-	li %r0, 48
-	lvx %v2, %r8, %r0
-# x3 = mem128[qc + 160]
-	.loc 1 2690
-	li %r0, 160
-	lvx %v3, %r8, %r0
-# mem128[qd + 48] = x0
-	.loc 1 2691
-	li %r0, 48
-	stvx %v0, %r4, %r0
-# mem128[qd + 384] = x3
-	.loc 1 2692
-	li %r0, 384
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2693
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 48]
-	.loc 1 2694
-	li %r0, 48
-	lvx %v2, %r7, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2695
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2696
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 160] = x5
-	.loc 1 2697
-	li %r0, 160
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 160]
-	.loc 1 2698
-	li %r0, 160
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2699
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2700
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 272] = x5
-	.loc 1 2701
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 723
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 128] = x0
+	.loc 1 724
+	li %r0, 128
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 725
+	li %r0, 16
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 726
+	li %r0, 16
+	lvx %v1, %r3, %r0
+# mem128[qc + 16] = x0
+	.loc 1 727
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[qc + 272] = x1
+	.loc 1 728
 	li %r0, 272
-	stvx %v0, %r4, %r0
-# x0 = mem128[qa + 64]
-	.loc 1 2702
-	li %r0, 64
-	lvx %v0, %r6, %r0
-# x1 = mem128[qa + 176]
-	.loc 1 2703
-	li %r0, 176
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc + 64]
-	.loc 1 2704
-	li %r0, 64
-	lvx %v2, %r8, %r0
-# x3 = mem128[qc + 176]
-	.loc 1 2705
-	li %r0, 176
-	lvx %v3, %r8, %r0
-# mem128[qd + 64] = x0
-	.loc 1 2706
-	li %r0, 64
-	stvx %v0, %r4, %r0
-# mem128[qd + 400] = x3
-	.loc 1 2707
-	li %r0, 400
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2708
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 64]
-	.loc 1 2709
-	li %r0, 64
-	lvx %v2, %r7, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2710
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2711
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 176] = x5
-	.loc 1 2712
-	li %r0, 176
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 176]
-	.loc 1 2713
-	li %r0, 176
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2714
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2715
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 288] = x5
-	.loc 1 2716
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 729
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 144] = x0
+	.loc 1 730
+	li %r0, 144
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 731
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 732
+	li %r0, 32
+	lvx %v1, %r3, %r0
+# mem128[qc + 32] = x0
+	.loc 1 733
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[qc + 288] = x1
+	.loc 1 734
 	li %r0, 288
-	stvx %v0, %r4, %r0
-# x0 = mem128[qa + 80]
-	.loc 1 2717
-	li %r0, 80
-	lvx %v0, %r6, %r0
-# x1 = mem128[qa + 192]
-	.loc 1 2718
-	li %r0, 192
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc + 80]
-	.loc 1 2719
-	li %r0, 80
-	lvx %v2, %r8, %r0
-# x3 = mem128[qc + 192]
-	.loc 1 2720
-	li %r0, 192
-	lvx %v3, %r8, %r0
-# mem128[qd + 80] = x0
-	.loc 1 2721
-	li %r0, 80
-	stvx %v0, %r4, %r0
-# mem128[qd + 416] = x3
-	.loc 1 2722
-	li %r0, 416
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2723
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 80]
-	.loc 1 2724
-	li %r0, 80
-	lvx %v2, %r7, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2725
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2726
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 192] = x5
-	.loc 1 2727
-	li %r0, 192
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 192]
-	.loc 1 2728
-	li %r0, 192
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2729
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2730
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 304] = x5
-	.loc 1 2731
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 735
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 160] = x0
+	.loc 1 736
+	li %r0, 160
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 737
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 738
+	li %r0, 48
+	lvx %v1, %r3, %r0
+# mem128[qc + 48] = x0
+	.loc 1 739
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[qc + 304] = x1
+	.loc 1 740
 	li %r0, 304
-	stvx %v0, %r4, %r0
-# x0 = mem128[qa + 96]
-	.loc 1 2732
-	li %r0, 96
-	lvx %v0, %r6, %r0
-# x1 = mem128[qa + 208]
-	.loc 1 2733
-	li %r0, 208
-	lvx %v1, %r6, %r0
-# x2 = mem128[qc + 96]
-	.loc 1 2734
-	li %r0, 96
-	lvx %v2, %r8, %r0
-# x3 = mem128[qc + 208]
-	.loc 1 2735
-	li %r0, 208
-	lvx %v3, %r8, %r0
-# mem128[qd + 96] = x0
-	.loc 1 2736
-	li %r0, 96
-	stvx %v0, %r4, %r0
-# mem128[qd + 432] = x3
-	.loc 1 2737
-	li %r0, 432
-	stvx %v3, %r4, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2738
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 96]
-	.loc 1 2739
-	li %r0, 96
-	lvx %v2, %r7, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2740
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2741
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 208] = x5
-	.loc 1 2742
-	li %r0, 208
-	stvx %v2, %r4, %r0
-# x5 = mem128[qb + 208]
-	.loc 1 2743
-	li %r0, 208
-	lvx %v0, %r7, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2744
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2745
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 320] = x5
-	.loc 1 2746
-	li %r0, 320
-	stvx %v0, %r4, %r0
-# pa = pa + 672
-	.loc 1 2747
-	addi %r6, %r6, 672
-# pb = pb + 448
-	.loc 1 2748
-	addi %r4, %r4, 448
+	stvx %v1, %r7, %r0
+# 8x x0 = x0 + x1
+	.loc 1 741
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 176] = x0
+	.loc 1 742
+	li %r0, 176
+	stvx %v0, %r7, %r0
+# qa = qa + 64
+	.loc 1 743
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 744
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 745
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 746
+	addi %r4, %r4, -1
+# =? i1 - 0
+	.loc 1 747
+	cmplwi %cr0, %r4, 0
+# goto loop20 if !=
+	.loc 1 748
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop20
+# pa = pa + 256
+	.loc 1 749
+	mr %r5, %r9
+	addi %r5, %r5, 256
+# pb = pb + 384
+	.loc 1 750
+	mr %r7, %r10
+	addi %r7, %r7, 384
 # i0 = i0 - 1
-	.loc 1 2749
+	.loc 1 751
+	mr %r4, %r11
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 752
+	cmplwi %cr0, %r4, 0
+# goto loop19 if !=
+	.loc 1 753
+	mr %r3, %r6
+	mr %r6, %r8
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop19
+# pa = w + 6384
+	.loc 1 754
+	mr %r7, %r3
+	addi %r3, %r6, 6384
+# pb = w + 27120
+	.loc 1 755
+	addi %r4, %r6, 27120
+# z0 = 0
+	.loc 1 756
+	mr %r8, %r6
+	vxor %v0, %v0, %v0
+# i0 = 81
+	.loc 1 757
+	li %r5, 81
+	mr %r6, %r4
+	vor %v2, %v0, %v0
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop21:
+# qb = pa + 64
+	.loc 1 760
+	addi %r4, %r3, 64
+# x0 = mem128[qa]
+	.loc 1 762
+	lvx %v0, 0, %r3
+# x1 = mem128[qb]
+	.loc 1 763
+	lvx %v1, 0, %r4
+# mem128[qc + 64] = x0
+	.loc 1 764
+	li %r0, 64
+	stvx %v0, %r6, %r0
+# mem128[qc + 320] = x1
+	.loc 1 765
+	li %r0, 320
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 766
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 192] = x0
+	.loc 1 767
+	li %r0, 192
+	stvx %v0, %r6, %r0
+# mem128[qc] = z0
+	.loc 1 768
+	stvx %v2, 0, %r6
+# mem128[qc + 128] = z0
+	.loc 1 769
+	li %r0, 128
+	stvx %v2, %r6, %r0
+# mem128[qc + 256] = z0
+	.loc 1 770
+	li %r0, 256
+	stvx %v2, %r6, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 771
+	li %r0, 16
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 772
+	li %r0, 16
+	lvx %v1, %r4, %r0
+# mem128[qc + 80] = x0
+	.loc 1 773
+	li %r0, 80
+	stvx %v0, %r6, %r0
+# mem128[qc + 336] = x1
+	.loc 1 774
+	li %r0, 336
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 775
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 208] = x0
+	.loc 1 776
+	li %r0, 208
+	stvx %v0, %r6, %r0
+# mem128[qc + 16] = z0
+	.loc 1 777
+	li %r0, 16
+	stvx %v2, %r6, %r0
+# mem128[qc + 144] = z0
+	.loc 1 778
+	li %r0, 144
+	stvx %v2, %r6, %r0
+# mem128[qc + 272] = z0
+	.loc 1 779
+	li %r0, 272
+	stvx %v2, %r6, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 780
+	li %r0, 32
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 781
+	li %r0, 32
+	lvx %v1, %r4, %r0
+# mem128[qc + 96] = x0
+	.loc 1 782
+	li %r0, 96
+	stvx %v0, %r6, %r0
+# mem128[qc + 352] = x1
+	.loc 1 783
+	li %r0, 352
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 784
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 224] = x0
+	.loc 1 785
+	li %r0, 224
+	stvx %v0, %r6, %r0
+# mem128[qc + 32] = z0
+	.loc 1 786
+	li %r0, 32
+	stvx %v2, %r6, %r0
+# mem128[qc + 160] = z0
+	.loc 1 787
+	li %r0, 160
+	stvx %v2, %r6, %r0
+# mem128[qc + 288] = z0
+	.loc 1 788
+	li %r0, 288
+	stvx %v2, %r6, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 789
+	li %r0, 48
+	lvx %v0, %r3, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 790
+	li %r0, 48
+	lvx %v1, %r4, %r0
+# mem128[qc + 112] = x0
+	.loc 1 791
+	li %r0, 112
+	stvx %v0, %r6, %r0
+# mem128[qc + 368] = x1
+	.loc 1 792
+	li %r0, 368
+	stvx %v1, %r6, %r0
+# 8x x0 = x0 + x1
+	.loc 1 793
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 240] = x0
+	.loc 1 794
+	li %r0, 240
+	stvx %v0, %r6, %r0
+# mem128[qc + 48] = z0
+	.loc 1 795
+	li %r0, 48
+	stvx %v2, %r6, %r0
+# mem128[qc + 176] = z0
+	.loc 1 796
+	li %r0, 176
+	stvx %v2, %r6, %r0
+# mem128[qc + 304] = z0
+	.loc 1 797
+	li %r0, 304
+	stvx %v2, %r6, %r0
+# pa = pa + 128
+	.loc 1 798
+	addi %r3, %r3, 128
+# pb = pb + 384
+	.loc 1 799
+	addi %r6, %r6, 384
+# i0 = i0 - 1
+	.loc 1 800
 	addi %r5, %r5, -1
 # =? i0 - 0
-	.loc 1 2750
+	.loc 1 801
 	cmplwi %cr0, %r5, 0
-# goto loop20 if !=
-	.loc 1 2751
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop20
-# pa = w + 5568
-	.loc 1 2752
-	addi %r4, %r9, 5568
-# pb = 69296
-	.loc 1 2753
-	lis %r5, 1
-	ori %r5, %r5, 3760
-# pb = w + pb
-	.loc 1 2754
-	add %r5, %r9, %r5
-# i0 = 18
-	.loc 1 2755
-	li %r6, 18
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop21:
-# qa = pa
-	.loc 1 2757
-	mr %r7, %r4
-# qb = pa + 448
-	.loc 1 2758
-	addi %r8, %r4, 448
-# qc = pa + 896
-	.loc 1 2759
-	addi %r10, %r4, 896
-# qd = pb
-	.loc 1 2760
-	mr %r11, %r5
-# i1 = 3
-	.loc 1 2761
-	li %r12, 3
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop22:
-# x0 = mem128[qa]
-	.loc 1 2763
-	lvx %v0, 0, %r7
-# x1 = mem128[qa + 224]
-	.loc 1 2764
-	li %r0, 224
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc]
-	.loc 1 2765
-	lvx %v2, 0, %r10
-# x3 = mem128[qc + 224]
-	.loc 1 2766
-	li %r0, 224
-	lvx %v3, %r10, %r0
-# mem128[qd] = x0
-	.loc 1 2767
-	stvx %v0, 0, %r11
-# mem128[qd + 672] = x3
-	.loc 1 2768
-	li %r0, 672
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2769
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
-	.loc 1 2770
-	lvx %v2, 0, %r8
-# 8x x5 = x5 - x0
-	.loc 1 2771
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2772
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 224] = x5
-	.loc 1 2773
-	li %r0, 224
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 224]
-	.loc 1 2774
-	li %r0, 224
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2775
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2776
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 448] = x5
-	.loc 1 2777
-	li %r0, 448
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 2778
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 240]
-	.loc 1 2779
-	li %r0, 240
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 2780
-	li %r0, 16
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 240]
-	.loc 1 2781
-	li %r0, 240
-	lvx %v3, %r10, %r0
-# mem128[qd + 16] = x0
-	.loc 1 2782
-	li %r0, 16
-	stvx %v0, %r11, %r0
-# mem128[qd + 688] = x3
-	.loc 1 2783
-	li %r0, 688
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2784
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 2785
-	li %r0, 16
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2786
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2787
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 240] = x5
-	.loc 1 2788
-	li %r0, 240
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 240]
-	.loc 1 2789
-	li %r0, 240
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2790
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2791
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 464] = x5
-	.loc 1 2792
-	li %r0, 464
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 2793
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 256]
-	.loc 1 2794
-	li %r0, 256
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 2795
-	li %r0, 32
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 256]
-	.loc 1 2796
-	li %r0, 256
-	lvx %v3, %r10, %r0
-# mem128[qd + 32] = x0
-	.loc 1 2797
-	li %r0, 32
-	stvx %v0, %r11, %r0
-# mem128[qd + 704] = x3
-	.loc 1 2798
-	li %r0, 704
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2799
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
-	.loc 1 2800
-	li %r0, 32
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2801
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2802
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 256] = x5
-	.loc 1 2803
-	li %r0, 256
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 256]
-	.loc 1 2804
-	li %r0, 256
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2805
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2806
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 480] = x5
-	.loc 1 2807
-	li %r0, 480
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 2808
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 272]
-	.loc 1 2809
-	li %r0, 272
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 48]
-	.loc 1 2810
-	li %r0, 48
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 272]
-	.loc 1 2811
-	li %r0, 272
-	lvx %v3, %r10, %r0
-# mem128[qd + 48] = x0
-	.loc 1 2812
-	li %r0, 48
-	stvx %v0, %r11, %r0
-# mem128[qd + 720] = x3
-	.loc 1 2813
-	li %r0, 720
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2814
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 48]
-	.loc 1 2815
-	li %r0, 48
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2816
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2817
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 272] = x5
-	.loc 1 2818
-	li %r0, 272
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 272]
-	.loc 1 2819
-	li %r0, 272
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2820
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2821
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 496] = x5
-	.loc 1 2822
-	li %r0, 496
-	stvx %v0, %r11, %r0
-# qa = qa + 64
-	.loc 1 2823
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 2824
-	addi %r8, %r8, 64
-# qc = qc + 64
-	.loc 1 2825
-	addi %r10, %r10, 64
-# qd = qd + 64
-	.loc 1 2826
-	addi %r11, %r11, 64
-# i1 = i1 - 1
-	.loc 1 2827
-	addi %r12, %r12, -1
-# =? i1 - 0
-	.loc 1 2828
-	cmplwi %cr0, %r12, 0
-# goto loop22 if !=
-	.loc 1 2829
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop22
-# x0 = mem128[qa]
-	.loc 1 2830
-	lvx %v0, 0, %r7
-# x1 = mem128[qa + 224]
-	.loc 1 2831
-	li %r0, 224
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc]
-	.loc 1 2832
-	lvx %v2, 0, %r10
-# x3 = mem128[qc + 224]
-	.loc 1 2833
-	li %r0, 224
-	lvx %v3, %r10, %r0
-# mem128[qd] = x0
-	.loc 1 2834
-	stvx %v0, 0, %r11
-# mem128[qd + 672] = x3
-	.loc 1 2835
-	li %r0, 672
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2836
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
-	.loc 1 2837
-	lvx %v2, 0, %r8
-# 8x x5 = x5 - x0
-	.loc 1 2838
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2839
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 224] = x5
-	.loc 1 2840
-	li %r0, 224
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 224]
-	.loc 1 2841
-	li %r0, 224
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2842
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2843
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 448] = x5
-	.loc 1 2844
-	li %r0, 448
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 16]
-	.loc 1 2845
-	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 240]
-	.loc 1 2846
-	li %r0, 240
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 2847
-	li %r0, 16
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 240]
-	.loc 1 2848
-	li %r0, 240
-	lvx %v3, %r10, %r0
-# mem128[qd + 16] = x0
-	.loc 1 2849
-	li %r0, 16
-	stvx %v0, %r11, %r0
-# mem128[qd + 688] = x3
-	.loc 1 2850
-	li %r0, 688
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2851
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 2852
-	li %r0, 16
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2853
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2854
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 240] = x5
-	.loc 1 2855
-	li %r0, 240
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 240]
-	.loc 1 2856
-	li %r0, 240
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2857
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2858
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 464] = x5
-	.loc 1 2859
-	li %r0, 464
-	stvx %v0, %r11, %r0
-# pa = pa + 1344
-	.loc 1 2860
-	addi %r4, %r4, 1344
-# pb = pb + 896
-	.loc 1 2861
-	addi %r5, %r5, 896
-# i0 = i0 - 1
-	.loc 1 2862
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 2863
-	cmplwi %cr0, %r6, 0
 # goto loop21 if !=
-	.loc 1 2864
+	.loc 1 802
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop21
-# pa = 69296
-	.loc 1 2865
-	lis %r4, 1
-	ori %r4, %r4, 3760
+# pa = 89456
+	.loc 1 803
+	lis %r3, 1
+	ori %r3, %r3, 23920
 # pa = w + pa
-	.loc 1 2866
-	add %r4, %r9, %r4
-# pb = w + 5568
-	.loc 1 2867
-	addi %r5, %r9, 5568
-# i0 = 6
-	.loc 1 2868
-	li %r6, 6
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop23:
-# qa = pa
-	.loc 1 2870
-	mr %r7, %r4
-# qb = pa + 896
-	.loc 1 2871
-	addi %r8, %r4, 896
-# qc = pa + 1792
-	.loc 1 2872
-	addi %r10, %r4, 1792
-# qd = pb
-	.loc 1 2873
-	mr %r11, %r5
-# i1 = 7
-	.loc 1 2874
-	li %r12, 7
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop24:
+	.loc 1 804
+	mr %r6, %r8
+	add %r4, %r6, %r3
+# pb = 99824
+	.loc 1 805
+	lis %r3, 1
+	ori %r3, %r3, 34288
+# pb = w + pb
+	.loc 1 806
+	add %r5, %r6, %r3
+# i0 = 81
+	.loc 1 807
+	mr %r8, %r6
+	li %r6, 81
+	mr %r3, %r7
+	mr %r9, %r3
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop22:
+# qb = pa + 64
+	.loc 1 810
+	addi %r3, %r4, 64
 # x0 = mem128[qa]
-	.loc 1 2876
-	lvx %v0, 0, %r7
-# x1 = mem128[qa + 448]
-	.loc 1 2877
-	li %r0, 448
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc]
-	.loc 1 2878
-	lvx %v2, 0, %r10
-# x3 = mem128[qc + 448]
-	.loc 1 2879
-	li %r0, 448
-	lvx %v3, %r10, %r0
-# mem128[qd] = x0
-	.loc 1 2880
-	stvx %v0, 0, %r11
-# mem128[qd + 1344] = x3
-	.loc 1 2881
-	li %r0, 1344
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2882
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb]
-	.loc 1 2883
-	lvx %v2, 0, %r8
-# 8x x5 = x5 - x0
-	.loc 1 2884
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2885
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 448] = x5
-	.loc 1 2886
-	li %r0, 448
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 448]
-	.loc 1 2887
-	li %r0, 448
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2888
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2889
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 896] = x5
-	.loc 1 2890
-	li %r0, 896
-	stvx %v0, %r11, %r0
+	.loc 1 812
+	lvx %v0, 0, %r4
+# x1 = mem128[qb]
+	.loc 1 813
+	lvx %v1, 0, %r3
+# mem128[qc] = x0
+	.loc 1 814
+	stvx %v0, 0, %r5
+# mem128[qc + 128] = x1
+	.loc 1 815
+	li %r0, 128
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 816
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 64] = x0
+	.loc 1 817
+	li %r0, 64
+	stvx %v0, %r5, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 2891
+	.loc 1 818
 	li %r0, 16
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 464]
-	.loc 1 2892
-	li %r0, 464
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 16]
-	.loc 1 2893
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 16]
+	.loc 1 819
 	li %r0, 16
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 464]
-	.loc 1 2894
-	li %r0, 464
-	lvx %v3, %r10, %r0
-# mem128[qd + 16] = x0
-	.loc 1 2895
+	lvx %v1, %r3, %r0
+# mem128[qc + 16] = x0
+	.loc 1 820
 	li %r0, 16
-	stvx %v0, %r11, %r0
-# mem128[qd + 1360] = x3
-	.loc 1 2896
-	li %r0, 1360
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2897
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 2898
-	li %r0, 16
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2899
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2900
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 464] = x5
-	.loc 1 2901
-	li %r0, 464
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 464]
-	.loc 1 2902
-	li %r0, 464
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2903
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2904
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 912] = x5
-	.loc 1 2905
-	li %r0, 912
-	stvx %v0, %r11, %r0
+	stvx %v0, %r5, %r0
+# mem128[qc + 144] = x1
+	.loc 1 821
+	li %r0, 144
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 822
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 80] = x0
+	.loc 1 823
+	li %r0, 80
+	stvx %v0, %r5, %r0
 # x0 = mem128[qa + 32]
-	.loc 1 2906
+	.loc 1 824
 	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 480]
-	.loc 1 2907
-	li %r0, 480
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 2908
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 32]
+	.loc 1 825
 	li %r0, 32
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 480]
-	.loc 1 2909
-	li %r0, 480
-	lvx %v3, %r10, %r0
-# mem128[qd + 32] = x0
-	.loc 1 2910
+	lvx %v1, %r3, %r0
+# mem128[qc + 32] = x0
+	.loc 1 826
 	li %r0, 32
-	stvx %v0, %r11, %r0
-# mem128[qd + 1376] = x3
-	.loc 1 2911
-	li %r0, 1376
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2912
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
-	.loc 1 2913
-	li %r0, 32
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2914
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2915
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 480] = x5
-	.loc 1 2916
-	li %r0, 480
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 480]
-	.loc 1 2917
-	li %r0, 480
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2918
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2919
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 928] = x5
-	.loc 1 2920
-	li %r0, 928
-	stvx %v0, %r11, %r0
+	stvx %v0, %r5, %r0
+# mem128[qc + 160] = x1
+	.loc 1 827
+	li %r0, 160
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 828
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 96] = x0
+	.loc 1 829
+	li %r0, 96
+	stvx %v0, %r5, %r0
 # x0 = mem128[qa + 48]
-	.loc 1 2921
+	.loc 1 830
 	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 496]
-	.loc 1 2922
-	li %r0, 496
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 48]
-	.loc 1 2923
+	lvx %v0, %r4, %r0
+# x1 = mem128[qb + 48]
+	.loc 1 831
 	li %r0, 48
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 496]
-	.loc 1 2924
-	li %r0, 496
-	lvx %v3, %r10, %r0
-# mem128[qd + 48] = x0
-	.loc 1 2925
+	lvx %v1, %r3, %r0
+# mem128[qc + 48] = x0
+	.loc 1 832
 	li %r0, 48
-	stvx %v0, %r11, %r0
-# mem128[qd + 1392] = x3
-	.loc 1 2926
-	li %r0, 1392
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2927
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 48]
-	.loc 1 2928
-	li %r0, 48
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2929
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2930
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 496] = x5
-	.loc 1 2931
-	li %r0, 496
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 496]
-	.loc 1 2932
-	li %r0, 496
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2933
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2934
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 944] = x5
-	.loc 1 2935
-	li %r0, 944
-	stvx %v0, %r11, %r0
-# qa = qa + 64
-	.loc 1 2936
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 2937
-	addi %r8, %r8, 64
-# qc = qc + 64
-	.loc 1 2938
-	addi %r10, %r10, 64
-# qd = qd + 64
-	.loc 1 2939
-	addi %r11, %r11, 64
-# i1 = i1 - 1
-	.loc 1 2940
-	addi %r12, %r12, -1
-# =? i1 - 0
-	.loc 1 2941
-	cmplwi %cr0, %r12, 0
-# goto loop24 if !=
-	.loc 1 2942
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop24
-# pa = pa + 2688
-	.loc 1 2943
-	addi %r4, %r4, 2688
-# pb = pb + 1792
-	.loc 1 2944
-	addi %r5, %r5, 1792
+	stvx %v0, %r5, %r0
+# mem128[qc + 176] = x1
+	.loc 1 833
+	li %r0, 176
+	stvx %v1, %r5, %r0
+# 8x x0 = x0 + x1
+	.loc 1 834
+	vadduhm %v0, %v0, %v1
+# mem128[qc + 112] = x0
+	.loc 1 835
+	li %r0, 112
+	stvx %v0, %r5, %r0
+# pa = pa + 128
+	.loc 1 836
+	addi %r4, %r4, 128
+# pb = pb + 192
+	.loc 1 837
+	addi %r5, %r5, 192
 # i0 = i0 - 1
-	.loc 1 2945
+	.loc 1 838
 	addi %r6, %r6, -1
 # =? i0 - 0
-	.loc 1 2946
+	.loc 1 839
+	cmplwi %cr0, %r6, 0
+# goto loop22 if !=
+	.loc 1 840
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop22
+# pa = 58224
+	.loc 1 841
+	lis %r3, 0
+	ori %r3, %r3, 58224
+# pa = w + pa
+	.loc 1 842
+	mr %r6, %r8
+	add %r3, %r6, %r3
+# z0 = 0
+	.loc 1 843
+	vxor %v0, %v0, %v0
+# mem128[pa] = z0
+	.loc 1 844
+	stvx %v0, 0, %r3
+# mem128[pa + 16] = z0
+	.loc 1 845
+	li %r0, 16
+	stvx %v0, %r3, %r0
+# mem128[pa + 32] = z0
+	.loc 1 846
+	li %r0, 32
+	stvx %v0, %r3, %r0
+# mem128[pa + 48] = z0
+	.loc 1 847
+	li %r0, 48
+	stvx %v0, %r3, %r0
+# pa = w + 27120
+	.loc 1 848
+	addi %r4, %r6, 27120
+# pb = 99824
+	.loc 1 849
+	lis %r3, 1
+	ori %r3, %r3, 34288
+# pb = w + pb
+	.loc 1 850
+	add %r5, %r6, %r3
+# pc = 115376
+	.loc 1 851
+	lis %r3, 1
+	ori %r3, %r3, 49840
+# pc = w + pc
+	.loc 1 852
+	add %r7, %r6, %r3
+# qa = 161648
+	.loc 1 853
+	lis %r3, 2
+	ori %r3, %r3, 30576
+# qa = w + qa
+	.loc 1 854
+	add %r8, %r6, %r3
+# z0 = 0
+	.loc 1 855
+	mr %r10, %r6
+	vxor %v0, %v0, %v0
+# i0 = 81
+	.loc 1 856
+	li %r6, 81
+	mr %r3, %r9
+	mr %r9, %r3
+	vor %v8, %v0, %v0
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop23:
+# e0 = mem128[pa + 64]
+	.loc 1 858
+	li %r0, 64
+	lvx %v0, %r4, %r0
+# e1 = mem128[pa + 80]
+	.loc 1 859
+	li %r0, 80
+	lvx %v1, %r4, %r0
+# e2 = mem128[pa + 96]
+	.loc 1 860
+	li %r0, 96
+	lvx %v2, %r4, %r0
+# e3 = mem128[pa + 112]
+	.loc 1 861
+	li %r0, 112
+	lvx %v18, %r4, %r0
+# x1 = shiftleftbytes(z0, e0, 14)
+	.loc 1 862
+	vsldoi %v3, %v8, %v0, 14
+# w1 = unpacklo16(e0, x1)
+	.loc 1 863
+	vmrghh %v9, %v0, %v3
+# w3 = unpackhi16(e0, x1)
+	.loc 1 864
+	vmrglh %v10, %v0, %v3
+# x1 = shiftleftbytes(e0, e1, 14)
+	.loc 1 865
+	vsldoi %v3, %v0, %v1, 14
+# w5 = unpacklo16(e1, x1)
+	.loc 1 866
+	vmrghh %v7, %v1, %v3
+# w7 = unpackhi16(e1, x1)
+	.loc 1 867
+	vmrglh %v11, %v1, %v3
+# x1 = shiftleftbytes(e1, e2, 14)
+	.loc 1 868
+	vsldoi %v3, %v1, %v2, 14
+# w9 = unpacklo16(e2, x1)
+	.loc 1 869
+	vmrghh %v6, %v2, %v3
+# w11 = unpackhi16(e2, x1)
+	.loc 1 870
+	vmrglh %v5, %v2, %v3
+# x1 = shiftleftbytes(e2, e3, 14)
+	.loc 1 871
+	vsldoi %v3, %v2, %v18, 14
+# w13 = unpacklo16(e3, x1)
+	.loc 1 872
+	vmrghh %v12, %v18, %v3
+# w15 = unpackhi16(e3, x1)
+	.loc 1 873
+	vmrglh %v13, %v18, %v3
+# x1 = shiftleftbytes(e3, z0, 14)
+	.loc 1 874
+	vsldoi %v3, %v18, %v8, 14
+# w17 = unpacklo16(z0, x1)
+	.loc 1 875
+	vmrghh %v14, %v8, %v3
+# x0 = shiftleftbytes(z0, e0, 4)
+	.loc 1 876
+	vsldoi %v3, %v8, %v0, 4
+# x1 = shiftleftbytes(z0, e0, 2)
+	.loc 1 877
+	vsldoi %v4, %v8, %v0, 2
+# w0 = unpackhi16(x0, x1)
+	.loc 1 878
+	vmrglh %v4, %v3, %v4
+# x0 = shiftleftbytes(e0, e1, 4)
+	.loc 1 879
+	vsldoi %v3, %v0, %v1, 4
+# x1 = shiftleftbytes(e0, e1, 2)
+	.loc 1 880
+	vsldoi %v0, %v0, %v1, 2
+# w2 = unpacklo16(x0, x1)
+	.loc 1 881
+	vmrghh %v15, %v3, %v0
+# w4 = unpackhi16(x0, x1)
+	.loc 1 882
+	vmrglh %v16, %v3, %v0
+# x0 = shiftleftbytes(e1, e2, 4)
+	.loc 1 883
+	vsldoi %v0, %v1, %v2, 4
+# x1 = shiftleftbytes(e1, e2, 2)
+	.loc 1 884
+	vsldoi %v1, %v1, %v2, 2
+# w6 = unpacklo16(x0, x1)
+	.loc 1 885
+	vmrghh %v17, %v0, %v1
+# w8 = unpackhi16(x0, x1)
+	.loc 1 886
+	vmrglh %v19, %v0, %v1
+# x0 = shiftleftbytes(e2, e3, 4)
+	.loc 1 887
+	vsldoi %v0, %v2, %v18, 4
+# x1 = shiftleftbytes(e2, e3, 2)
+	.loc 1 888
+	vsldoi %v1, %v2, %v18, 2
+# w10 = unpacklo16(x0, x1)
+	.loc 1 889
+	vmrghh %v20, %v0, %v1
+# w12 = unpackhi16(x0, x1)
+	.loc 1 890
+	vmrglh %v21, %v0, %v1
+# x0 = shiftleftbytes(e3, z0, 4)
+	.loc 1 891
+	vsldoi %v0, %v18, %v8, 4
+# x1 = shiftleftbytes(e3, z0, 2)
+	.loc 1 892
+	vsldoi %v1, %v18, %v8, 2
+# w14 = unpacklo16(x0, x1)
+	.loc 1 893
+	vmrghh %v18, %v0, %v1
+# w16 = unpackhi16(x0, x1)
+	.loc 1 894
+	vmrglh %v22, %v0, %v1
+# x2 = mem128[pb]
+	.loc 1 895
+	lvx %v23, 0, %r5
+# 4x x0 = x2[0]
+	.loc 1 896
+	vspltw %v3, %v23, 0
+# 4x a0 = z0 + maddwd(w1, x0)
+	.loc 1 897
+	vmsumshm %v0, %v9, %v3, %v8
+# 4x a1 = z0 + maddwd(w3, x0)
+	.loc 1 898
+	vmsumshm %v1, %v10, %v3, %v8
+# 4x a2 = z0 + maddwd(w5, x0)
+	.loc 1 899
+	vmsumshm %v2, %v7, %v3, %v8
+# 4x a3 = z0 + maddwd(w7, x0)
+	.loc 1 900
+	vmsumshm %v29, %v11, %v3, %v8
+# 4x a4 = z0 + maddwd(w9, x0)
+	.loc 1 901
+	vmsumshm %v28, %v6, %v3, %v8
+# 4x a5 = z0 + maddwd(w11, x0)
+	.loc 1 902
+	vmsumshm %v27, %v5, %v3, %v8
+# 4x a6 = z0 + maddwd(w13, x0)
+	.loc 1 903
+	vmsumshm %v26, %v12, %v3, %v8
+# 4x a7 = z0 + maddwd(w15, x0)
+	.loc 1 904
+	vmsumshm %v25, %v13, %v3, %v8
+# 4x x0 = x2[1]
+	.loc 1 905
+	vspltw %v3, %v23, 1
+# 4x a0 = a0 + maddwd(w0, x0)
+	.loc 1 906
+	vmsumshm %v24, %v4, %v3, %v0
+# 4x a1 = a1 + maddwd(w2, x0)
+	.loc 1 907
+	vmsumshm %v1, %v15, %v3, %v1
+# 4x a2 = a2 + maddwd(w4, x0)
+	.loc 1 908
+	vmsumshm %v30, %v16, %v3, %v2
+# 4x a3 = a3 + maddwd(w6, x0)
+	.loc 1 909
+	vmsumshm %v0, %v17, %v3, %v29
+# 4x a4 = a4 + maddwd(w8, x0)
+	.loc 1 910
+	vmsumshm %v28, %v19, %v3, %v28
+# 4x a5 = a5 + maddwd(w10, x0)
+	.loc 1 911
+	vmsumshm %v27, %v20, %v3, %v27
+# 4x a6 = a6 + maddwd(w12, x0)
+	.loc 1 912
+	vmsumshm %v2, %v21, %v3, %v26
+# 4x a7 = a7 + maddwd(w14, x0)
+	.loc 1 913
+	vmsumshm %v3, %v18, %v3, %v25
+# 4x x0 = x2[2]
+	.loc 1 914
+	vspltw %v25, %v23, 2
+# 4x a1 = a1 + maddwd(w1, x0)
+	.loc 1 915
+	vmsumshm %v26, %v9, %v25, %v1
+# 4x a2 = a2 + maddwd(w3, x0)
+	.loc 1 916
+	vmsumshm %v1, %v10, %v25, %v30
+# 4x a3 = a3 + maddwd(w5, x0)
+	.loc 1 917
+	vmsumshm %v29, %v7, %v25, %v0
+# 4x a4 = a4 + maddwd(w7, x0)
+	.loc 1 918
+	vmsumshm %v28, %v11, %v25, %v28
+# 4x a5 = a5 + maddwd(w9, x0)
+	.loc 1 919
+	vmsumshm %v0, %v6, %v25, %v27
+# 4x a6 = a6 + maddwd(w11, x0)
+	.loc 1 920
+	vmsumshm %v2, %v5, %v25, %v2
+# 4x a7 = a7 + maddwd(w13, x0)
+	.loc 1 921
+	vmsumshm %v3, %v12, %v25, %v3
+# 4x x0 = x2[3]
+	.loc 1 922
+	vspltw %v25, %v23, 3
+# 4x a1 = a1 + maddwd(w0, x0)
+	.loc 1 923
+	vmsumshm %v26, %v4, %v25, %v26
+# 4x a2 = a2 + maddwd(w2, x0)
+	.loc 1 924
+	vmsumshm %v23, %v15, %v25, %v1
+# 4x a3 = a3 + maddwd(w4, x0)
+	.loc 1 925
+	vmsumshm %v29, %v16, %v25, %v29
+# 4x a4 = a4 + maddwd(w6, x0)
+	.loc 1 926
+	vmsumshm %v1, %v17, %v25, %v28
+# 4x a5 = a5 + maddwd(w8, x0)
+	.loc 1 927
+	vmsumshm %v0, %v19, %v25, %v0
+# 4x a6 = a6 + maddwd(w10, x0)
+	.loc 1 928
+	vmsumshm %v27, %v20, %v25, %v2
+# 4x a7 = a7 + maddwd(w12, x0)
+	.loc 1 929
+	vmsumshm %v2, %v21, %v25, %v3
+# x2 = mem128[pb + 16]
+	.loc 1 930
+	li %r0, 16
+	lvx %v3, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 931
+	vspltw %v25, %v3, 0
+# 4x a2 = a2 + maddwd(w1, x0)
+	.loc 1 932
+	vmsumshm %v28, %v9, %v25, %v23
+# 4x a3 = a3 + maddwd(w3, x0)
+	.loc 1 933
+	vmsumshm %v23, %v10, %v25, %v29
+# 4x a4 = a4 + maddwd(w5, x0)
+	.loc 1 934
+	vmsumshm %v1, %v7, %v25, %v1
+# 4x a5 = a5 + maddwd(w7, x0)
+	.loc 1 935
+	vmsumshm %v29, %v11, %v25, %v0
+# 4x a6 = a6 + maddwd(w9, x0)
+	.loc 1 936
+	vmsumshm %v0, %v6, %v25, %v27
+# 4x a7 = a7 + maddwd(w11, x0)
+	.loc 1 937
+	vmsumshm %v2, %v5, %v25, %v2
+# 4x x0 = x2[1]
+	.loc 1 938
+	vspltw %v27, %v3, 1
+# 4x a2 = a2 + maddwd(w0, x0)
+	.loc 1 939
+	vmsumshm %v25, %v4, %v27, %v28
+# 4x a3 = a3 + maddwd(w2, x0)
+	.loc 1 940
+	vmsumshm %v23, %v15, %v27, %v23
+# 4x a4 = a4 + maddwd(w4, x0)
+	.loc 1 941
+	vmsumshm %v28, %v16, %v27, %v1
+# 4x a5 = a5 + maddwd(w6, x0)
+	.loc 1 942
+	vmsumshm %v1, %v17, %v27, %v29
+# 4x a6 = a6 + maddwd(w8, x0)
+	.loc 1 943
+	vmsumshm %v29, %v19, %v27, %v0
+# 4x a7 = a7 + maddwd(w10, x0)
+	.loc 1 944
+	vmsumshm %v0, %v20, %v27, %v2
+# 4x x0 = x2[2]
+	.loc 1 945
+	vspltw %v27, %v3, 2
+# 4x a3 = a3 + maddwd(w1, x0)
+	.loc 1 946
+	vmsumshm %v23, %v9, %v27, %v23
+# 4x a4 = a4 + maddwd(w3, x0)
+	.loc 1 947
+	vmsumshm %v2, %v10, %v27, %v28
+# 4x a5 = a5 + maddwd(w5, x0)
+	.loc 1 948
+	vmsumshm %v28, %v7, %v27, %v1
+# 4x a6 = a6 + maddwd(w7, x0)
+	.loc 1 949
+	vmsumshm %v1, %v11, %v27, %v29
+# 4x a7 = a7 + maddwd(w9, x0)
+	.loc 1 950
+	vmsumshm %v27, %v6, %v27, %v0
+# 4x x0 = x2[3]
+	.loc 1 951
+	vspltw %v0, %v3, 3
+# 4x a3 = a3 + maddwd(w0, x0)
+	.loc 1 952
+	vmsumshm %v23, %v4, %v0, %v23
+# 4x a4 = a4 + maddwd(w2, x0)
+	.loc 1 953
+	vmsumshm %v2, %v15, %v0, %v2
+# 4x a5 = a5 + maddwd(w4, x0)
+	.loc 1 954
+	vmsumshm %v3, %v16, %v0, %v28
+# 4x a6 = a6 + maddwd(w6, x0)
+	.loc 1 955
+	vmsumshm %v28, %v17, %v0, %v1
+# 4x a7 = a7 + maddwd(w8, x0)
+	.loc 1 956
+	vmsumshm %v0, %v19, %v0, %v27
+# x2 = mem128[pb + 32]
+	.loc 1 957
+	li %r0, 32
+	lvx %v27, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 958
+	vspltw %v1, %v27, 0
+# 4x a4 = a4 + maddwd(w1, x0)
+	.loc 1 959
+	vmsumshm %v2, %v9, %v1, %v2
+# 4x a5 = a5 + maddwd(w3, x0)
+	.loc 1 960
+	vmsumshm %v29, %v10, %v1, %v3
+# 4x a6 = a6 + maddwd(w5, x0)
+	.loc 1 961
+	vmsumshm %v3, %v7, %v1, %v28
+# 4x a7 = a7 + maddwd(w7, x0)
+	.loc 1 962
+	vmsumshm %v0, %v11, %v1, %v0
+# 4x x0 = x2[1]
+	.loc 1 963
+	vspltw %v1, %v27, 1
+# 4x a4 = a4 + maddwd(w0, x0)
+	.loc 1 964
+	vmsumshm %v28, %v4, %v1, %v2
+# 4x a5 = a5 + maddwd(w2, x0)
+	.loc 1 965
+	vmsumshm %v2, %v15, %v1, %v29
+# 4x a6 = a6 + maddwd(w4, x0)
+	.loc 1 966
+	vmsumshm %v3, %v16, %v1, %v3
+# 4x a7 = a7 + maddwd(w6, x0)
+	.loc 1 967
+	vmsumshm %v0, %v17, %v1, %v0
+# 4x x0 = x2[2]
+	.loc 1 968
+	vspltw %v1, %v27, 2
+# 4x a5 = a5 + maddwd(w1, x0)
+	.loc 1 969
+	vmsumshm %v2, %v9, %v1, %v2
+# 4x a6 = a6 + maddwd(w3, x0)
+	.loc 1 970
+	vmsumshm %v3, %v10, %v1, %v3
+# 4x a7 = a7 + maddwd(w5, x0)
+	.loc 1 971
+	vmsumshm %v0, %v7, %v1, %v0
+# 4x x0 = x2[3]
+	.loc 1 972
+	vspltw %v1, %v27, 3
+# 4x a5 = a5 + maddwd(w0, x0)
+	.loc 1 973
+	vmsumshm %v2, %v4, %v1, %v2
+# 4x a6 = a6 + maddwd(w2, x0)
+	.loc 1 974
+	vmsumshm %v3, %v15, %v1, %v3
+# 4x a7 = a7 + maddwd(w4, x0)
+	.loc 1 975
+	vmsumshm %v0, %v16, %v1, %v0
+# x2 = mem128[pb + 48]
+	.loc 1 976
+	li %r0, 48
+	lvx %v27, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 977
+	vspltw %v1, %v27, 0
+# 4x a6 = a6 + maddwd(w1, x0)
+	.loc 1 978
+	vmsumshm %v3, %v9, %v1, %v3
+# 4x a7 = a7 + maddwd(w3, x0)
+	.loc 1 979
+	vmsumshm %v0, %v10, %v1, %v0
+# 4x x0 = x2[1]
+	.loc 1 980
+	vspltw %v1, %v27, 1
+# 4x a6 = a6 + maddwd(w0, x0)
+	.loc 1 981
+	vmsumshm %v3, %v4, %v1, %v3
+# 4x a7 = a7 + maddwd(w2, x0)
+	.loc 1 982
+	vmsumshm %v0, %v15, %v1, %v0
+# 4x x0 = x2[2]
+	.loc 1 983
+	vspltw %v1, %v27, 2
+# 4x a7 = a7 + maddwd(w1, x0)
+	.loc 1 984
+	vmsumshm %v0, %v9, %v1, %v0
+# 4x x0 = x2[3]
+	.loc 1 985
+	vspltw %v1, %v27, 3
+# 4x a7 = a7 + maddwd(w0, x0)
+	.loc 1 986
+	vmsumshm %v0, %v4, %v1, %v0
+# mem128[qa] = a0
+	.loc 1 987
+	stvx %v24, 0, %r8
+# mem128[qa + 16] = a1
+	.loc 1 988
+	li %r0, 16
+	stvx %v26, %r8, %r0
+# mem128[qa + 32] = a2
+	.loc 1 989
+	li %r0, 32
+	stvx %v25, %r8, %r0
+# mem128[qa + 48] = a3
+	.loc 1 990
+	li %r0, 48
+	stvx %v23, %r8, %r0
+# mem128[qa + 64] = a4
+	.loc 1 991
+	li %r0, 64
+	stvx %v28, %r8, %r0
+# mem128[qa + 80] = a5
+	.loc 1 992
+	li %r0, 80
+	stvx %v2, %r8, %r0
+# mem128[qa + 96] = a6
+	.loc 1 993
+	li %r0, 96
+	stvx %v3, %r8, %r0
+# mem128[qa + 112] = a7
+	.loc 1 994
+	li %r0, 112
+	stvx %v0, %r8, %r0
+# x2 = mem128[pb]
+	.loc 1 995
+	lvx %v0, 0, %r5
+# 4x x0 = x2[0]
+	.loc 1 996
+	vspltw %v1, %v0, 0
+# 4x a0 = z0 + maddwd(w17, x0)
+	.loc 1 997
+	vmsumshm %v1, %v14, %v1, %v8
+# 4x x0 = x2[1]
+	.loc 1 998
+	vspltw %v2, %v0, 1
+# 4x a0 = a0 + maddwd(w16, x0)
+	.loc 1 999
+	vmsumshm %v1, %v22, %v2, %v1
+# 4x x0 = x2[2]
+	.loc 1 1000
+	vspltw %v2, %v0, 2
+# 4x a0 = a0 + maddwd(w15, x0)
+	.loc 1 1001
+	vmsumshm %v1, %v13, %v2, %v1
+# 4x a1 = z0 + maddwd(w17, x0)
+	.loc 1 1002
+	vmsumshm %v2, %v14, %v2, %v8
+# 4x x0 = x2[3]
+	.loc 1 1003
+	vspltw %v0, %v0, 3
+# 4x a0 = a0 + maddwd(w14, x0)
+	.loc 1 1004
+	vmsumshm %v1, %v18, %v0, %v1
+# 4x a1 = a1 + maddwd(w16, x0)
+	.loc 1 1005
+	vmsumshm %v2, %v22, %v0, %v2
+# x2 = mem128[pb + 16]
+	.loc 1 1006
+	li %r0, 16
+	lvx %v4, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1007
+	vspltw %v0, %v4, 0
+# 4x a0 = a0 + maddwd(w13, x0)
+	.loc 1 1008
+	vmsumshm %v1, %v12, %v0, %v1
+# 4x a1 = a1 + maddwd(w15, x0)
+	.loc 1 1009
+	vmsumshm %v2, %v13, %v0, %v2
+# 4x a2 = z0 + maddwd(w17, x0)
+	.loc 1 1010
+	vmsumshm %v0, %v14, %v0, %v8
+# 4x x0 = x2[1]
+	.loc 1 1011
+	vspltw %v3, %v4, 1
+# 4x a0 = a0 + maddwd(w12, x0)
+	.loc 1 1012
+	vmsumshm %v1, %v21, %v3, %v1
+# 4x a1 = a1 + maddwd(w14, x0)
+	.loc 1 1013
+	vmsumshm %v2, %v18, %v3, %v2
+# 4x a2 = a2 + maddwd(w16, x0)
+	.loc 1 1014
+	vmsumshm %v0, %v22, %v3, %v0
+# 4x x0 = x2[2]
+	.loc 1 1015
+	vspltw %v3, %v4, 2
+# 4x a0 = a0 + maddwd(w11, x0)
+	.loc 1 1016
+	vmsumshm %v1, %v5, %v3, %v1
+# 4x a1 = a1 + maddwd(w13, x0)
+	.loc 1 1017
+	vmsumshm %v2, %v12, %v3, %v2
+# 4x a2 = a2 + maddwd(w15, x0)
+	.loc 1 1018
+	vmsumshm %v0, %v13, %v3, %v0
+# 4x a3 = z0 + maddwd(w17, x0)
+	.loc 1 1019
+	vmsumshm %v3, %v14, %v3, %v8
+# 4x x0 = x2[3]
+	.loc 1 1020
+	vspltw %v4, %v4, 3
+# 4x a0 = a0 + maddwd(w10, x0)
+	.loc 1 1021
+	vmsumshm %v1, %v20, %v4, %v1
+# 4x a1 = a1 + maddwd(w12, x0)
+	.loc 1 1022
+	vmsumshm %v2, %v21, %v4, %v2
+# 4x a2 = a2 + maddwd(w14, x0)
+	.loc 1 1023
+	vmsumshm %v0, %v18, %v4, %v0
+# 4x a3 = a3 + maddwd(w16, x0)
+	.loc 1 1024
+	vmsumshm %v3, %v22, %v4, %v3
+# x2 = mem128[pb + 32]
+	.loc 1 1025
+	li %r0, 32
+	lvx %v23, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1026
+	vspltw %v4, %v23, 0
+# 4x a0 = a0 + maddwd(w9, x0)
+	.loc 1 1027
+	vmsumshm %v1, %v6, %v4, %v1
+# 4x a1 = a1 + maddwd(w11, x0)
+	.loc 1 1028
+	vmsumshm %v2, %v5, %v4, %v2
+# 4x a2 = a2 + maddwd(w13, x0)
+	.loc 1 1029
+	vmsumshm %v0, %v12, %v4, %v0
+# 4x a3 = a3 + maddwd(w15, x0)
+	.loc 1 1030
+	vmsumshm %v3, %v13, %v4, %v3
+# 4x a4 = z0 + maddwd(w17, x0)
+	.loc 1 1031
+	vmsumshm %v4, %v14, %v4, %v8
+# 4x x0 = x2[1]
+	.loc 1 1032
+	vspltw %v9, %v23, 1
+# 4x a0 = a0 + maddwd(w8, x0)
+	.loc 1 1033
+	vmsumshm %v1, %v19, %v9, %v1
+# 4x a1 = a1 + maddwd(w10, x0)
+	.loc 1 1034
+	vmsumshm %v2, %v20, %v9, %v2
+# 4x a2 = a2 + maddwd(w12, x0)
+	.loc 1 1035
+	vmsumshm %v0, %v21, %v9, %v0
+# 4x a3 = a3 + maddwd(w14, x0)
+	.loc 1 1036
+	vmsumshm %v3, %v18, %v9, %v3
+# 4x a4 = a4 + maddwd(w16, x0)
+	.loc 1 1037
+	vmsumshm %v4, %v22, %v9, %v4
+# 4x x0 = x2[2]
+	.loc 1 1038
+	vspltw %v9, %v23, 2
+# 4x a0 = a0 + maddwd(w7, x0)
+	.loc 1 1039
+	vmsumshm %v1, %v11, %v9, %v1
+# 4x a1 = a1 + maddwd(w9, x0)
+	.loc 1 1040
+	vmsumshm %v2, %v6, %v9, %v2
+# 4x a2 = a2 + maddwd(w11, x0)
+	.loc 1 1041
+	vmsumshm %v0, %v5, %v9, %v0
+# 4x a3 = a3 + maddwd(w13, x0)
+	.loc 1 1042
+	vmsumshm %v3, %v12, %v9, %v3
+# 4x a4 = a4 + maddwd(w15, x0)
+	.loc 1 1043
+	vmsumshm %v4, %v13, %v9, %v4
+# 4x a5 = z0 + maddwd(w17, x0)
+	.loc 1 1044
+	vmsumshm %v9, %v14, %v9, %v8
+# 4x x0 = x2[3]
+	.loc 1 1045
+	vspltw %v23, %v23, 3
+# 4x a0 = a0 + maddwd(w6, x0)
+	.loc 1 1046
+	vmsumshm %v1, %v17, %v23, %v1
+# 4x a1 = a1 + maddwd(w8, x0)
+	.loc 1 1047
+	vmsumshm %v2, %v19, %v23, %v2
+# 4x a2 = a2 + maddwd(w10, x0)
+	.loc 1 1048
+	vmsumshm %v0, %v20, %v23, %v0
+# 4x a3 = a3 + maddwd(w12, x0)
+	.loc 1 1049
+	vmsumshm %v3, %v21, %v23, %v3
+# 4x a4 = a4 + maddwd(w14, x0)
+	.loc 1 1050
+	vmsumshm %v4, %v18, %v23, %v4
+# 4x a5 = a5 + maddwd(w16, x0)
+	.loc 1 1051
+	vmsumshm %v9, %v22, %v23, %v9
+# x2 = mem128[pb + 48]
+	.loc 1 1052
+	li %r0, 48
+	lvx %v24, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1053
+	vspltw %v23, %v24, 0
+# 4x a0 = a0 + maddwd(w5, x0)
+	.loc 1 1054
+	vmsumshm %v1, %v7, %v23, %v1
+# 4x a1 = a1 + maddwd(w7, x0)
+	.loc 1 1055
+	vmsumshm %v2, %v11, %v23, %v2
+# 4x a2 = a2 + maddwd(w9, x0)
+	.loc 1 1056
+	vmsumshm %v0, %v6, %v23, %v0
+# 4x a3 = a3 + maddwd(w11, x0)
+	.loc 1 1057
+	vmsumshm %v3, %v5, %v23, %v3
+# 4x a4 = a4 + maddwd(w13, x0)
+	.loc 1 1058
+	vmsumshm %v4, %v12, %v23, %v4
+# 4x a5 = a5 + maddwd(w15, x0)
+	.loc 1 1059
+	vmsumshm %v9, %v13, %v23, %v9
+# 4x a6 = z0 + maddwd(w17, x0)
+	.loc 1 1060
+	vmsumshm %v23, %v14, %v23, %v8
+# 4x x0 = x2[1]
+	.loc 1 1061
+	vspltw %v25, %v24, 1
+# 4x a0 = a0 + maddwd(w4, x0)
+	.loc 1 1062
+	vmsumshm %v26, %v16, %v25, %v1
+# 4x a1 = a1 + maddwd(w6, x0)
+	.loc 1 1063
+	vmsumshm %v27, %v17, %v25, %v2
+# 4x a2 = a2 + maddwd(w8, x0)
+	.loc 1 1064
+	vmsumshm %v1, %v19, %v25, %v0
+# 4x a3 = a3 + maddwd(w10, x0)
+	.loc 1 1065
+	vmsumshm %v2, %v20, %v25, %v3
+# 4x a4 = a4 + maddwd(w12, x0)
+	.loc 1 1066
+	vmsumshm %v3, %v21, %v25, %v4
+# 4x a5 = a5 + maddwd(w14, x0)
+	.loc 1 1067
+	vmsumshm %v4, %v18, %v25, %v9
+# 4x a6 = a6 + maddwd(w16, x0)
+	.loc 1 1068
+	vmsumshm %v23, %v22, %v25, %v23
+# 4x x0 = x2[2]
+	.loc 1 1069
+	vspltw %v9, %v24, 2
+# 4x a0 = a0 + maddwd(w3, x0)
+	.loc 1 1070
+	vmsumshm %v26, %v10, %v9, %v26
+# 4x a1 = a1 + maddwd(w5, x0)
+	.loc 1 1071
+	vmsumshm %v0, %v7, %v9, %v27
+# 4x a2 = a2 + maddwd(w7, x0)
+	.loc 1 1072
+	vmsumshm %v1, %v11, %v9, %v1
+# 4x a3 = a3 + maddwd(w9, x0)
+	.loc 1 1073
+	vmsumshm %v2, %v6, %v9, %v2
+# 4x a4 = a4 + maddwd(w11, x0)
+	.loc 1 1074
+	vmsumshm %v3, %v5, %v9, %v3
+# 4x a5 = a5 + maddwd(w13, x0)
+	.loc 1 1075
+	vmsumshm %v4, %v12, %v9, %v4
+# 4x a6 = a6 + maddwd(w15, x0)
+	.loc 1 1076
+	vmsumshm %v23, %v13, %v9, %v23
+# 4x a7 = z0 + maddwd(w17, x0)
+	.loc 1 1077
+	vmsumshm %v5, %v14, %v9, %v8
+# 4x x0 = x2[3]
+	.loc 1 1078
+	vspltw %v6, %v24, 3
+# 4x a0 = a0 + maddwd(w2, x0)
+	.loc 1 1079
+	vmsumshm %v26, %v15, %v6, %v26
+# 4x a1 = a1 + maddwd(w4, x0)
+	.loc 1 1080
+	vmsumshm %v0, %v16, %v6, %v0
+# 4x a2 = a2 + maddwd(w6, x0)
+	.loc 1 1081
+	vmsumshm %v1, %v17, %v6, %v1
+# 4x a3 = a3 + maddwd(w8, x0)
+	.loc 1 1082
+	vmsumshm %v2, %v19, %v6, %v2
+# 4x a4 = a4 + maddwd(w10, x0)
+	.loc 1 1083
+	vmsumshm %v3, %v20, %v6, %v3
+# 4x a5 = a5 + maddwd(w12, x0)
+	.loc 1 1084
+	vmsumshm %v4, %v21, %v6, %v4
+# 4x a6 = a6 + maddwd(w14, x0)
+	.loc 1 1085
+	vmsumshm %v23, %v18, %v6, %v23
+# 4x a7 = a7 + maddwd(w16, x0)
+	.loc 1 1086
+	vmsumshm %v5, %v22, %v6, %v5
+# mem128[qa + 128] = a0
+	.loc 1 1087
+	li %r0, 128
+	stvx %v26, %r8, %r0
+# mem128[qa + 144] = a1
+	.loc 1 1088
+	li %r0, 144
+	stvx %v0, %r8, %r0
+# mem128[qa + 160] = a2
+	.loc 1 1089
+	li %r0, 160
+	stvx %v1, %r8, %r0
+# mem128[qa + 176] = a3
+	.loc 1 1090
+	li %r0, 176
+	stvx %v2, %r8, %r0
+# mem128[qa + 192] = a4
+	.loc 1 1091
+	li %r0, 192
+	stvx %v3, %r8, %r0
+# mem128[qa + 208] = a5
+	.loc 1 1092
+	li %r0, 208
+	stvx %v4, %r8, %r0
+# mem128[qa + 224] = a6
+	.loc 1 1093
+	li %r0, 224
+	stvx %v23, %r8, %r0
+# mem128[qa + 240] = a7
+	.loc 1 1094
+	li %r0, 240
+	stvx %v5, %r8, %r0
+# e0 = mem128[pa + 192]
+	.loc 1 1095
+	li %r0, 192
+	lvx %v0, %r4, %r0
+# e1 = mem128[pa + 208]
+	.loc 1 1096
+	li %r0, 208
+	lvx %v1, %r4, %r0
+# e2 = mem128[pa + 224]
+	.loc 1 1097
+	li %r0, 224
+	lvx %v2, %r4, %r0
+# e3 = mem128[pa + 240]
+	.loc 1 1098
+	li %r0, 240
+	lvx %v18, %r4, %r0
+# x1 = shiftleftbytes(z0, e0, 14)
+	.loc 1 1099
+	vsldoi %v3, %v8, %v0, 14
+# w1 = unpacklo16(e0, x1)
+	.loc 1 1100
+	vmrghh %v9, %v0, %v3
+# w3 = unpackhi16(e0, x1)
+	.loc 1 1101
+	vmrglh %v10, %v0, %v3
+# x1 = shiftleftbytes(e0, e1, 14)
+	.loc 1 1102
+	vsldoi %v3, %v0, %v1, 14
+# w5 = unpacklo16(e1, x1)
+	.loc 1 1103
+	vmrghh %v7, %v1, %v3
+# w7 = unpackhi16(e1, x1)
+	.loc 1 1104
+	vmrglh %v11, %v1, %v3
+# x1 = shiftleftbytes(e1, e2, 14)
+	.loc 1 1105
+	vsldoi %v3, %v1, %v2, 14
+# w9 = unpacklo16(e2, x1)
+	.loc 1 1106
+	vmrghh %v6, %v2, %v3
+# w11 = unpackhi16(e2, x1)
+	.loc 1 1107
+	vmrglh %v5, %v2, %v3
+# x1 = shiftleftbytes(e2, e3, 14)
+	.loc 1 1108
+	vsldoi %v3, %v2, %v18, 14
+# w13 = unpacklo16(e3, x1)
+	.loc 1 1109
+	vmrghh %v12, %v18, %v3
+# w15 = unpackhi16(e3, x1)
+	.loc 1 1110
+	vmrglh %v13, %v18, %v3
+# x1 = shiftleftbytes(e3, z0, 14)
+	.loc 1 1111
+	vsldoi %v3, %v18, %v8, 14
+# w17 = unpacklo16(z0, x1)
+	.loc 1 1112
+	vmrghh %v14, %v8, %v3
+# x0 = shiftleftbytes(z0, e0, 4)
+	.loc 1 1113
+	vsldoi %v3, %v8, %v0, 4
+# x1 = shiftleftbytes(z0, e0, 2)
+	.loc 1 1114
+	vsldoi %v4, %v8, %v0, 2
+# w0 = unpackhi16(x0, x1)
+	.loc 1 1115
+	vmrglh %v4, %v3, %v4
+# x0 = shiftleftbytes(e0, e1, 4)
+	.loc 1 1116
+	vsldoi %v3, %v0, %v1, 4
+# x1 = shiftleftbytes(e0, e1, 2)
+	.loc 1 1117
+	vsldoi %v0, %v0, %v1, 2
+# w2 = unpacklo16(x0, x1)
+	.loc 1 1118
+	vmrghh %v15, %v3, %v0
+# w4 = unpackhi16(x0, x1)
+	.loc 1 1119
+	vmrglh %v16, %v3, %v0
+# x0 = shiftleftbytes(e1, e2, 4)
+	.loc 1 1120
+	vsldoi %v0, %v1, %v2, 4
+# x1 = shiftleftbytes(e1, e2, 2)
+	.loc 1 1121
+	vsldoi %v1, %v1, %v2, 2
+# w6 = unpacklo16(x0, x1)
+	.loc 1 1122
+	vmrghh %v17, %v0, %v1
+# w8 = unpackhi16(x0, x1)
+	.loc 1 1123
+	vmrglh %v19, %v0, %v1
+# x0 = shiftleftbytes(e2, e3, 4)
+	.loc 1 1124
+	vsldoi %v0, %v2, %v18, 4
+# x1 = shiftleftbytes(e2, e3, 2)
+	.loc 1 1125
+	vsldoi %v1, %v2, %v18, 2
+# w10 = unpacklo16(x0, x1)
+	.loc 1 1126
+	vmrghh %v20, %v0, %v1
+# w12 = unpackhi16(x0, x1)
+	.loc 1 1127
+	vmrglh %v21, %v0, %v1
+# x0 = shiftleftbytes(e3, z0, 4)
+	.loc 1 1128
+	vsldoi %v0, %v18, %v8, 4
+# x1 = shiftleftbytes(e3, z0, 2)
+	.loc 1 1129
+	vsldoi %v1, %v18, %v8, 2
+# w14 = unpacklo16(x0, x1)
+	.loc 1 1130
+	vmrghh %v18, %v0, %v1
+# w16 = unpackhi16(x0, x1)
+	.loc 1 1131
+	vmrglh %v22, %v0, %v1
+# x2 = mem128[pb + 64]
+	.loc 1 1132
+	li %r0, 64
+	lvx %v23, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1133
+	vspltw %v0, %v23, 0
+# 4x a0 = z0 + maddwd(w1, x0)
+	.loc 1 1134
+	vmsumshm %v1, %v9, %v0, %v8
+# 4x a1 = z0 + maddwd(w3, x0)
+	.loc 1 1135
+	vmsumshm %v2, %v10, %v0, %v8
+# 4x a2 = z0 + maddwd(w5, x0)
+	.loc 1 1136
+	vmsumshm %v3, %v7, %v0, %v8
+# 4x a3 = z0 + maddwd(w7, x0)
+	.loc 1 1137
+	vmsumshm %v30, %v11, %v0, %v8
+# 4x a4 = z0 + maddwd(w9, x0)
+	.loc 1 1138
+	vmsumshm %v29, %v6, %v0, %v8
+# 4x a5 = z0 + maddwd(w11, x0)
+	.loc 1 1139
+	vmsumshm %v28, %v5, %v0, %v8
+# 4x a6 = z0 + maddwd(w13, x0)
+	.loc 1 1140
+	vmsumshm %v27, %v12, %v0, %v8
+# 4x a7 = z0 + maddwd(w15, x0)
+	.loc 1 1141
+	vmsumshm %v26, %v13, %v0, %v8
+# 4x x0 = x2[1]
+	.loc 1 1142
+	vspltw %v25, %v23, 1
+# 4x a0 = a0 + maddwd(w0, x0)
+	.loc 1 1143
+	vmsumshm %v24, %v4, %v25, %v1
+# 4x a1 = a1 + maddwd(w2, x0)
+	.loc 1 1144
+	vmsumshm %v1, %v15, %v25, %v2
+# 4x a2 = a2 + maddwd(w4, x0)
+	.loc 1 1145
+	vmsumshm %v31, %v16, %v25, %v3
+# 4x a3 = a3 + maddwd(w6, x0)
+	.loc 1 1146
+	vmsumshm %v0, %v17, %v25, %v30
+# 4x a4 = a4 + maddwd(w8, x0)
+	.loc 1 1147
+	vmsumshm %v29, %v19, %v25, %v29
+# 4x a5 = a5 + maddwd(w10, x0)
+	.loc 1 1148
+	vmsumshm %v28, %v20, %v25, %v28
+# 4x a6 = a6 + maddwd(w12, x0)
+	.loc 1 1149
+	vmsumshm %v2, %v21, %v25, %v27
+# 4x a7 = a7 + maddwd(w14, x0)
+	.loc 1 1150
+	vmsumshm %v3, %v18, %v25, %v26
+# 4x x0 = x2[2]
+	.loc 1 1151
+	vspltw %v25, %v23, 2
+# 4x a1 = a1 + maddwd(w1, x0)
+	.loc 1 1152
+	vmsumshm %v26, %v9, %v25, %v1
+# 4x a2 = a2 + maddwd(w3, x0)
+	.loc 1 1153
+	vmsumshm %v1, %v10, %v25, %v31
+# 4x a3 = a3 + maddwd(w5, x0)
+	.loc 1 1154
+	vmsumshm %v27, %v7, %v25, %v0
+# 4x a4 = a4 + maddwd(w7, x0)
+	.loc 1 1155
+	vmsumshm %v29, %v11, %v25, %v29
+# 4x a5 = a5 + maddwd(w9, x0)
+	.loc 1 1156
+	vmsumshm %v0, %v6, %v25, %v28
+# 4x a6 = a6 + maddwd(w11, x0)
+	.loc 1 1157
+	vmsumshm %v2, %v5, %v25, %v2
+# 4x a7 = a7 + maddwd(w13, x0)
+	.loc 1 1158
+	vmsumshm %v3, %v12, %v25, %v3
+# 4x x0 = x2[3]
+	.loc 1 1159
+	vspltw %v25, %v23, 3
+# 4x a1 = a1 + maddwd(w0, x0)
+	.loc 1 1160
+	vmsumshm %v26, %v4, %v25, %v26
+# 4x a2 = a2 + maddwd(w2, x0)
+	.loc 1 1161
+	vmsumshm %v23, %v15, %v25, %v1
+# 4x a3 = a3 + maddwd(w4, x0)
+	.loc 1 1162
+	vmsumshm %v27, %v16, %v25, %v27
+# 4x a4 = a4 + maddwd(w6, x0)
+	.loc 1 1163
+	vmsumshm %v1, %v17, %v25, %v29
+# 4x a5 = a5 + maddwd(w8, x0)
+	.loc 1 1164
+	vmsumshm %v0, %v19, %v25, %v0
+# 4x a6 = a6 + maddwd(w10, x0)
+	.loc 1 1165
+	vmsumshm %v28, %v20, %v25, %v2
+# 4x a7 = a7 + maddwd(w12, x0)
+	.loc 1 1166
+	vmsumshm %v2, %v21, %v25, %v3
+# x2 = mem128[pb + 80]
+	.loc 1 1167
+	li %r0, 80
+	lvx %v3, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1168
+	vspltw %v25, %v3, 0
+# 4x a2 = a2 + maddwd(w1, x0)
+	.loc 1 1169
+	vmsumshm %v29, %v9, %v25, %v23
+# 4x a3 = a3 + maddwd(w3, x0)
+	.loc 1 1170
+	vmsumshm %v23, %v10, %v25, %v27
+# 4x a4 = a4 + maddwd(w5, x0)
+	.loc 1 1171
+	vmsumshm %v1, %v7, %v25, %v1
+# 4x a5 = a5 + maddwd(w7, x0)
+	.loc 1 1172
+	vmsumshm %v27, %v11, %v25, %v0
+# 4x a6 = a6 + maddwd(w9, x0)
+	.loc 1 1173
+	vmsumshm %v0, %v6, %v25, %v28
+# 4x a7 = a7 + maddwd(w11, x0)
+	.loc 1 1174
+	vmsumshm %v2, %v5, %v25, %v2
+# 4x x0 = x2[1]
+	.loc 1 1175
+	vspltw %v28, %v3, 1
+# 4x a2 = a2 + maddwd(w0, x0)
+	.loc 1 1176
+	vmsumshm %v25, %v4, %v28, %v29
+# 4x a3 = a3 + maddwd(w2, x0)
+	.loc 1 1177
+	vmsumshm %v23, %v15, %v28, %v23
+# 4x a4 = a4 + maddwd(w4, x0)
+	.loc 1 1178
+	vmsumshm %v29, %v16, %v28, %v1
+# 4x a5 = a5 + maddwd(w6, x0)
+	.loc 1 1179
+	vmsumshm %v1, %v17, %v28, %v27
+# 4x a6 = a6 + maddwd(w8, x0)
+	.loc 1 1180
+	vmsumshm %v27, %v19, %v28, %v0
+# 4x a7 = a7 + maddwd(w10, x0)
+	.loc 1 1181
+	vmsumshm %v0, %v20, %v28, %v2
+# 4x x0 = x2[2]
+	.loc 1 1182
+	vspltw %v28, %v3, 2
+# 4x a3 = a3 + maddwd(w1, x0)
+	.loc 1 1183
+	vmsumshm %v23, %v9, %v28, %v23
+# 4x a4 = a4 + maddwd(w3, x0)
+	.loc 1 1184
+	vmsumshm %v2, %v10, %v28, %v29
+# 4x a5 = a5 + maddwd(w5, x0)
+	.loc 1 1185
+	vmsumshm %v29, %v7, %v28, %v1
+# 4x a6 = a6 + maddwd(w7, x0)
+	.loc 1 1186
+	vmsumshm %v1, %v11, %v28, %v27
+# 4x a7 = a7 + maddwd(w9, x0)
+	.loc 1 1187
+	vmsumshm %v27, %v6, %v28, %v0
+# 4x x0 = x2[3]
+	.loc 1 1188
+	vspltw %v0, %v3, 3
+# 4x a3 = a3 + maddwd(w0, x0)
+	.loc 1 1189
+	vmsumshm %v23, %v4, %v0, %v23
+# 4x a4 = a4 + maddwd(w2, x0)
+	.loc 1 1190
+	vmsumshm %v2, %v15, %v0, %v2
+# 4x a5 = a5 + maddwd(w4, x0)
+	.loc 1 1191
+	vmsumshm %v3, %v16, %v0, %v29
+# 4x a6 = a6 + maddwd(w6, x0)
+	.loc 1 1192
+	vmsumshm %v28, %v17, %v0, %v1
+# 4x a7 = a7 + maddwd(w8, x0)
+	.loc 1 1193
+	vmsumshm %v0, %v19, %v0, %v27
+# x2 = mem128[pb + 96]
+	.loc 1 1194
+	li %r0, 96
+	lvx %v27, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1195
+	vspltw %v1, %v27, 0
+# 4x a4 = a4 + maddwd(w1, x0)
+	.loc 1 1196
+	vmsumshm %v2, %v9, %v1, %v2
+# 4x a5 = a5 + maddwd(w3, x0)
+	.loc 1 1197
+	vmsumshm %v29, %v10, %v1, %v3
+# 4x a6 = a6 + maddwd(w5, x0)
+	.loc 1 1198
+	vmsumshm %v3, %v7, %v1, %v28
+# 4x a7 = a7 + maddwd(w7, x0)
+	.loc 1 1199
+	vmsumshm %v0, %v11, %v1, %v0
+# 4x x0 = x2[1]
+	.loc 1 1200
+	vspltw %v1, %v27, 1
+# 4x a4 = a4 + maddwd(w0, x0)
+	.loc 1 1201
+	vmsumshm %v28, %v4, %v1, %v2
+# 4x a5 = a5 + maddwd(w2, x0)
+	.loc 1 1202
+	vmsumshm %v2, %v15, %v1, %v29
+# 4x a6 = a6 + maddwd(w4, x0)
+	.loc 1 1203
+	vmsumshm %v3, %v16, %v1, %v3
+# 4x a7 = a7 + maddwd(w6, x0)
+	.loc 1 1204
+	vmsumshm %v0, %v17, %v1, %v0
+# 4x x0 = x2[2]
+	.loc 1 1205
+	vspltw %v1, %v27, 2
+# 4x a5 = a5 + maddwd(w1, x0)
+	.loc 1 1206
+	vmsumshm %v2, %v9, %v1, %v2
+# 4x a6 = a6 + maddwd(w3, x0)
+	.loc 1 1207
+	vmsumshm %v3, %v10, %v1, %v3
+# 4x a7 = a7 + maddwd(w5, x0)
+	.loc 1 1208
+	vmsumshm %v0, %v7, %v1, %v0
+# 4x x0 = x2[3]
+	.loc 1 1209
+	vspltw %v1, %v27, 3
+# 4x a5 = a5 + maddwd(w0, x0)
+	.loc 1 1210
+	vmsumshm %v2, %v4, %v1, %v2
+# 4x a6 = a6 + maddwd(w2, x0)
+	.loc 1 1211
+	vmsumshm %v3, %v15, %v1, %v3
+# 4x a7 = a7 + maddwd(w4, x0)
+	.loc 1 1212
+	vmsumshm %v0, %v16, %v1, %v0
+# x2 = mem128[pb + 112]
+	.loc 1 1213
+	li %r0, 112
+	lvx %v27, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1214
+	vspltw %v1, %v27, 0
+# 4x a6 = a6 + maddwd(w1, x0)
+	.loc 1 1215
+	vmsumshm %v3, %v9, %v1, %v3
+# 4x a7 = a7 + maddwd(w3, x0)
+	.loc 1 1216
+	vmsumshm %v0, %v10, %v1, %v0
+# 4x x0 = x2[1]
+	.loc 1 1217
+	vspltw %v1, %v27, 1
+# 4x a6 = a6 + maddwd(w0, x0)
+	.loc 1 1218
+	vmsumshm %v3, %v4, %v1, %v3
+# 4x a7 = a7 + maddwd(w2, x0)
+	.loc 1 1219
+	vmsumshm %v0, %v15, %v1, %v0
+# 4x x0 = x2[2]
+	.loc 1 1220
+	vspltw %v1, %v27, 2
+# 4x a7 = a7 + maddwd(w1, x0)
+	.loc 1 1221
+	vmsumshm %v0, %v9, %v1, %v0
+# 4x x0 = x2[3]
+	.loc 1 1222
+	vspltw %v1, %v27, 3
+# 4x a7 = a7 + maddwd(w0, x0)
+	.loc 1 1223
+	vmsumshm %v0, %v4, %v1, %v0
+# mem128[qa + 256] = a0
+	.loc 1 1224
+	li %r0, 256
+	stvx %v24, %r8, %r0
+# mem128[qa + 272] = a1
+	.loc 1 1225
+	li %r0, 272
+	stvx %v26, %r8, %r0
+# mem128[qa + 288] = a2
+	.loc 1 1226
+	li %r0, 288
+	stvx %v25, %r8, %r0
+# mem128[qa + 304] = a3
+	.loc 1 1227
+	li %r0, 304
+	stvx %v23, %r8, %r0
+# mem128[qa + 320] = a4
+	.loc 1 1228
+	li %r0, 320
+	stvx %v28, %r8, %r0
+# mem128[qa + 336] = a5
+	.loc 1 1229
+	li %r0, 336
+	stvx %v2, %r8, %r0
+# mem128[qa + 352] = a6
+	.loc 1 1230
+	li %r0, 352
+	stvx %v3, %r8, %r0
+# mem128[qa + 368] = a7
+	.loc 1 1231
+	li %r0, 368
+	stvx %v0, %r8, %r0
+# x2 = mem128[pb + 64]
+	.loc 1 1232
+	li %r0, 64
+	lvx %v0, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1233
+	vspltw %v1, %v0, 0
+# 4x a0 = z0 + maddwd(w17, x0)
+	.loc 1 1234
+	vmsumshm %v1, %v14, %v1, %v8
+# 4x x0 = x2[1]
+	.loc 1 1235
+	vspltw %v2, %v0, 1
+# 4x a0 = a0 + maddwd(w16, x0)
+	.loc 1 1236
+	vmsumshm %v1, %v22, %v2, %v1
+# 4x x0 = x2[2]
+	.loc 1 1237
+	vspltw %v2, %v0, 2
+# 4x a0 = a0 + maddwd(w15, x0)
+	.loc 1 1238
+	vmsumshm %v1, %v13, %v2, %v1
+# 4x a1 = z0 + maddwd(w17, x0)
+	.loc 1 1239
+	vmsumshm %v2, %v14, %v2, %v8
+# 4x x0 = x2[3]
+	.loc 1 1240
+	vspltw %v0, %v0, 3
+# 4x a0 = a0 + maddwd(w14, x0)
+	.loc 1 1241
+	vmsumshm %v1, %v18, %v0, %v1
+# 4x a1 = a1 + maddwd(w16, x0)
+	.loc 1 1242
+	vmsumshm %v2, %v22, %v0, %v2
+# x2 = mem128[pb + 80]
+	.loc 1 1243
+	li %r0, 80
+	lvx %v4, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1244
+	vspltw %v0, %v4, 0
+# 4x a0 = a0 + maddwd(w13, x0)
+	.loc 1 1245
+	vmsumshm %v1, %v12, %v0, %v1
+# 4x a1 = a1 + maddwd(w15, x0)
+	.loc 1 1246
+	vmsumshm %v2, %v13, %v0, %v2
+# 4x a2 = z0 + maddwd(w17, x0)
+	.loc 1 1247
+	vmsumshm %v0, %v14, %v0, %v8
+# 4x x0 = x2[1]
+	.loc 1 1248
+	vspltw %v3, %v4, 1
+# 4x a0 = a0 + maddwd(w12, x0)
+	.loc 1 1249
+	vmsumshm %v1, %v21, %v3, %v1
+# 4x a1 = a1 + maddwd(w14, x0)
+	.loc 1 1250
+	vmsumshm %v2, %v18, %v3, %v2
+# 4x a2 = a2 + maddwd(w16, x0)
+	.loc 1 1251
+	vmsumshm %v0, %v22, %v3, %v0
+# 4x x0 = x2[2]
+	.loc 1 1252
+	vspltw %v3, %v4, 2
+# 4x a0 = a0 + maddwd(w11, x0)
+	.loc 1 1253
+	vmsumshm %v1, %v5, %v3, %v1
+# 4x a1 = a1 + maddwd(w13, x0)
+	.loc 1 1254
+	vmsumshm %v2, %v12, %v3, %v2
+# 4x a2 = a2 + maddwd(w15, x0)
+	.loc 1 1255
+	vmsumshm %v0, %v13, %v3, %v0
+# 4x a3 = z0 + maddwd(w17, x0)
+	.loc 1 1256
+	vmsumshm %v3, %v14, %v3, %v8
+# 4x x0 = x2[3]
+	.loc 1 1257
+	vspltw %v4, %v4, 3
+# 4x a0 = a0 + maddwd(w10, x0)
+	.loc 1 1258
+	vmsumshm %v1, %v20, %v4, %v1
+# 4x a1 = a1 + maddwd(w12, x0)
+	.loc 1 1259
+	vmsumshm %v2, %v21, %v4, %v2
+# 4x a2 = a2 + maddwd(w14, x0)
+	.loc 1 1260
+	vmsumshm %v0, %v18, %v4, %v0
+# 4x a3 = a3 + maddwd(w16, x0)
+	.loc 1 1261
+	vmsumshm %v3, %v22, %v4, %v3
+# x2 = mem128[pb + 96]
+	.loc 1 1262
+	li %r0, 96
+	lvx %v23, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1263
+	vspltw %v4, %v23, 0
+# 4x a0 = a0 + maddwd(w9, x0)
+	.loc 1 1264
+	vmsumshm %v1, %v6, %v4, %v1
+# 4x a1 = a1 + maddwd(w11, x0)
+	.loc 1 1265
+	vmsumshm %v2, %v5, %v4, %v2
+# 4x a2 = a2 + maddwd(w13, x0)
+	.loc 1 1266
+	vmsumshm %v0, %v12, %v4, %v0
+# 4x a3 = a3 + maddwd(w15, x0)
+	.loc 1 1267
+	vmsumshm %v3, %v13, %v4, %v3
+# 4x a4 = z0 + maddwd(w17, x0)
+	.loc 1 1268
+	vmsumshm %v4, %v14, %v4, %v8
+# 4x x0 = x2[1]
+	.loc 1 1269
+	vspltw %v9, %v23, 1
+# 4x a0 = a0 + maddwd(w8, x0)
+	.loc 1 1270
+	vmsumshm %v1, %v19, %v9, %v1
+# 4x a1 = a1 + maddwd(w10, x0)
+	.loc 1 1271
+	vmsumshm %v2, %v20, %v9, %v2
+# 4x a2 = a2 + maddwd(w12, x0)
+	.loc 1 1272
+	vmsumshm %v0, %v21, %v9, %v0
+# 4x a3 = a3 + maddwd(w14, x0)
+	.loc 1 1273
+	vmsumshm %v3, %v18, %v9, %v3
+# 4x a4 = a4 + maddwd(w16, x0)
+	.loc 1 1274
+	vmsumshm %v4, %v22, %v9, %v4
+# 4x x0 = x2[2]
+	.loc 1 1275
+	vspltw %v9, %v23, 2
+# 4x a0 = a0 + maddwd(w7, x0)
+	.loc 1 1276
+	vmsumshm %v1, %v11, %v9, %v1
+# 4x a1 = a1 + maddwd(w9, x0)
+	.loc 1 1277
+	vmsumshm %v2, %v6, %v9, %v2
+# 4x a2 = a2 + maddwd(w11, x0)
+	.loc 1 1278
+	vmsumshm %v0, %v5, %v9, %v0
+# 4x a3 = a3 + maddwd(w13, x0)
+	.loc 1 1279
+	vmsumshm %v3, %v12, %v9, %v3
+# 4x a4 = a4 + maddwd(w15, x0)
+	.loc 1 1280
+	vmsumshm %v4, %v13, %v9, %v4
+# 4x a5 = z0 + maddwd(w17, x0)
+	.loc 1 1281
+	vmsumshm %v9, %v14, %v9, %v8
+# 4x x0 = x2[3]
+	.loc 1 1282
+	vspltw %v23, %v23, 3
+# 4x a0 = a0 + maddwd(w6, x0)
+	.loc 1 1283
+	vmsumshm %v1, %v17, %v23, %v1
+# 4x a1 = a1 + maddwd(w8, x0)
+	.loc 1 1284
+	vmsumshm %v2, %v19, %v23, %v2
+# 4x a2 = a2 + maddwd(w10, x0)
+	.loc 1 1285
+	vmsumshm %v0, %v20, %v23, %v0
+# 4x a3 = a3 + maddwd(w12, x0)
+	.loc 1 1286
+	vmsumshm %v3, %v21, %v23, %v3
+# 4x a4 = a4 + maddwd(w14, x0)
+	.loc 1 1287
+	vmsumshm %v4, %v18, %v23, %v4
+# 4x a5 = a5 + maddwd(w16, x0)
+	.loc 1 1288
+	vmsumshm %v9, %v22, %v23, %v9
+# x2 = mem128[pb + 112]
+	.loc 1 1289
+	li %r0, 112
+	lvx %v24, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1290
+	vspltw %v23, %v24, 0
+# 4x a0 = a0 + maddwd(w5, x0)
+	.loc 1 1291
+	vmsumshm %v1, %v7, %v23, %v1
+# 4x a1 = a1 + maddwd(w7, x0)
+	.loc 1 1292
+	vmsumshm %v2, %v11, %v23, %v2
+# 4x a2 = a2 + maddwd(w9, x0)
+	.loc 1 1293
+	vmsumshm %v0, %v6, %v23, %v0
+# 4x a3 = a3 + maddwd(w11, x0)
+	.loc 1 1294
+	vmsumshm %v3, %v5, %v23, %v3
+# 4x a4 = a4 + maddwd(w13, x0)
+	.loc 1 1295
+	vmsumshm %v4, %v12, %v23, %v4
+# 4x a5 = a5 + maddwd(w15, x0)
+	.loc 1 1296
+	vmsumshm %v9, %v13, %v23, %v9
+# 4x a6 = z0 + maddwd(w17, x0)
+	.loc 1 1297
+	vmsumshm %v23, %v14, %v23, %v8
+# 4x x0 = x2[1]
+	.loc 1 1298
+	vspltw %v25, %v24, 1
+# 4x a0 = a0 + maddwd(w4, x0)
+	.loc 1 1299
+	vmsumshm %v26, %v16, %v25, %v1
+# 4x a1 = a1 + maddwd(w6, x0)
+	.loc 1 1300
+	vmsumshm %v27, %v17, %v25, %v2
+# 4x a2 = a2 + maddwd(w8, x0)
+	.loc 1 1301
+	vmsumshm %v1, %v19, %v25, %v0
+# 4x a3 = a3 + maddwd(w10, x0)
+	.loc 1 1302
+	vmsumshm %v2, %v20, %v25, %v3
+# 4x a4 = a4 + maddwd(w12, x0)
+	.loc 1 1303
+	vmsumshm %v3, %v21, %v25, %v4
+# 4x a5 = a5 + maddwd(w14, x0)
+	.loc 1 1304
+	vmsumshm %v4, %v18, %v25, %v9
+# 4x a6 = a6 + maddwd(w16, x0)
+	.loc 1 1305
+	vmsumshm %v23, %v22, %v25, %v23
+# 4x x0 = x2[2]
+	.loc 1 1306
+	vspltw %v9, %v24, 2
+# 4x a0 = a0 + maddwd(w3, x0)
+	.loc 1 1307
+	vmsumshm %v26, %v10, %v9, %v26
+# 4x a1 = a1 + maddwd(w5, x0)
+	.loc 1 1308
+	vmsumshm %v0, %v7, %v9, %v27
+# 4x a2 = a2 + maddwd(w7, x0)
+	.loc 1 1309
+	vmsumshm %v1, %v11, %v9, %v1
+# 4x a3 = a3 + maddwd(w9, x0)
+	.loc 1 1310
+	vmsumshm %v2, %v6, %v9, %v2
+# 4x a4 = a4 + maddwd(w11, x0)
+	.loc 1 1311
+	vmsumshm %v3, %v5, %v9, %v3
+# 4x a5 = a5 + maddwd(w13, x0)
+	.loc 1 1312
+	vmsumshm %v4, %v12, %v9, %v4
+# 4x a6 = a6 + maddwd(w15, x0)
+	.loc 1 1313
+	vmsumshm %v23, %v13, %v9, %v23
+# 4x a7 = z0 + maddwd(w17, x0)
+	.loc 1 1314
+	vmsumshm %v5, %v14, %v9, %v8
+# 4x x0 = x2[3]
+	.loc 1 1315
+	vspltw %v6, %v24, 3
+# 4x a0 = a0 + maddwd(w2, x0)
+	.loc 1 1316
+	vmsumshm %v26, %v15, %v6, %v26
+# 4x a1 = a1 + maddwd(w4, x0)
+	.loc 1 1317
+	vmsumshm %v0, %v16, %v6, %v0
+# 4x a2 = a2 + maddwd(w6, x0)
+	.loc 1 1318
+	vmsumshm %v1, %v17, %v6, %v1
+# 4x a3 = a3 + maddwd(w8, x0)
+	.loc 1 1319
+	vmsumshm %v2, %v19, %v6, %v2
+# 4x a4 = a4 + maddwd(w10, x0)
+	.loc 1 1320
+	vmsumshm %v3, %v20, %v6, %v3
+# 4x a5 = a5 + maddwd(w12, x0)
+	.loc 1 1321
+	vmsumshm %v4, %v21, %v6, %v4
+# 4x a6 = a6 + maddwd(w14, x0)
+	.loc 1 1322
+	vmsumshm %v23, %v18, %v6, %v23
+# 4x a7 = a7 + maddwd(w16, x0)
+	.loc 1 1323
+	vmsumshm %v5, %v22, %v6, %v5
+# mem128[qa + 384] = a0
+	.loc 1 1324
+	li %r0, 384
+	stvx %v26, %r8, %r0
+# mem128[qa + 400] = a1
+	.loc 1 1325
+	li %r0, 400
+	stvx %v0, %r8, %r0
+# mem128[qa + 416] = a2
+	.loc 1 1326
+	li %r0, 416
+	stvx %v1, %r8, %r0
+# mem128[qa + 432] = a3
+	.loc 1 1327
+	li %r0, 432
+	stvx %v2, %r8, %r0
+# mem128[qa + 448] = a4
+	.loc 1 1328
+	li %r0, 448
+	stvx %v3, %r8, %r0
+# mem128[qa + 464] = a5
+	.loc 1 1329
+	li %r0, 464
+	stvx %v4, %r8, %r0
+# mem128[qa + 480] = a6
+	.loc 1 1330
+	li %r0, 480
+	stvx %v23, %r8, %r0
+# mem128[qa + 496] = a7
+	.loc 1 1331
+	li %r0, 496
+	stvx %v5, %r8, %r0
+# e0 = mem128[pa + 320]
+	.loc 1 1332
+	li %r0, 320
+	lvx %v0, %r4, %r0
+# e1 = mem128[pa + 336]
+	.loc 1 1333
+	li %r0, 336
+	lvx %v1, %r4, %r0
+# e2 = mem128[pa + 352]
+	.loc 1 1334
+	li %r0, 352
+	lvx %v2, %r4, %r0
+# e3 = mem128[pa + 368]
+	.loc 1 1335
+	li %r0, 368
+	lvx %v18, %r4, %r0
+# x1 = shiftleftbytes(z0, e0, 14)
+	.loc 1 1336
+	vsldoi %v3, %v8, %v0, 14
+# w1 = unpacklo16(e0, x1)
+	.loc 1 1337
+	vmrghh %v9, %v0, %v3
+# w3 = unpackhi16(e0, x1)
+	.loc 1 1338
+	vmrglh %v10, %v0, %v3
+# x1 = shiftleftbytes(e0, e1, 14)
+	.loc 1 1339
+	vsldoi %v3, %v0, %v1, 14
+# w5 = unpacklo16(e1, x1)
+	.loc 1 1340
+	vmrghh %v7, %v1, %v3
+# w7 = unpackhi16(e1, x1)
+	.loc 1 1341
+	vmrglh %v11, %v1, %v3
+# x1 = shiftleftbytes(e1, e2, 14)
+	.loc 1 1342
+	vsldoi %v3, %v1, %v2, 14
+# w9 = unpacklo16(e2, x1)
+	.loc 1 1343
+	vmrghh %v6, %v2, %v3
+# w11 = unpackhi16(e2, x1)
+	.loc 1 1344
+	vmrglh %v5, %v2, %v3
+# x1 = shiftleftbytes(e2, e3, 14)
+	.loc 1 1345
+	vsldoi %v3, %v2, %v18, 14
+# w13 = unpacklo16(e3, x1)
+	.loc 1 1346
+	vmrghh %v12, %v18, %v3
+# w15 = unpackhi16(e3, x1)
+	.loc 1 1347
+	vmrglh %v13, %v18, %v3
+# x1 = shiftleftbytes(e3, z0, 14)
+	.loc 1 1348
+	vsldoi %v3, %v18, %v8, 14
+# w17 = unpacklo16(z0, x1)
+	.loc 1 1349
+	vmrghh %v14, %v8, %v3
+# x0 = shiftleftbytes(z0, e0, 4)
+	.loc 1 1350
+	vsldoi %v3, %v8, %v0, 4
+# x1 = shiftleftbytes(z0, e0, 2)
+	.loc 1 1351
+	vsldoi %v4, %v8, %v0, 2
+# w0 = unpackhi16(x0, x1)
+	.loc 1 1352
+	vmrglh %v4, %v3, %v4
+# x0 = shiftleftbytes(e0, e1, 4)
+	.loc 1 1353
+	vsldoi %v3, %v0, %v1, 4
+# x1 = shiftleftbytes(e0, e1, 2)
+	.loc 1 1354
+	vsldoi %v0, %v0, %v1, 2
+# w2 = unpacklo16(x0, x1)
+	.loc 1 1355
+	vmrghh %v15, %v3, %v0
+# w4 = unpackhi16(x0, x1)
+	.loc 1 1356
+	vmrglh %v16, %v3, %v0
+# x0 = shiftleftbytes(e1, e2, 4)
+	.loc 1 1357
+	vsldoi %v0, %v1, %v2, 4
+# x1 = shiftleftbytes(e1, e2, 2)
+	.loc 1 1358
+	vsldoi %v1, %v1, %v2, 2
+# w6 = unpacklo16(x0, x1)
+	.loc 1 1359
+	vmrghh %v17, %v0, %v1
+# w8 = unpackhi16(x0, x1)
+	.loc 1 1360
+	vmrglh %v19, %v0, %v1
+# x0 = shiftleftbytes(e2, e3, 4)
+	.loc 1 1361
+	vsldoi %v0, %v2, %v18, 4
+# x1 = shiftleftbytes(e2, e3, 2)
+	.loc 1 1362
+	vsldoi %v1, %v2, %v18, 2
+# w10 = unpacklo16(x0, x1)
+	.loc 1 1363
+	vmrghh %v20, %v0, %v1
+# w12 = unpackhi16(x0, x1)
+	.loc 1 1364
+	vmrglh %v21, %v0, %v1
+# x0 = shiftleftbytes(e3, z0, 4)
+	.loc 1 1365
+	vsldoi %v0, %v18, %v8, 4
+# x1 = shiftleftbytes(e3, z0, 2)
+	.loc 1 1366
+	vsldoi %v1, %v18, %v8, 2
+# w14 = unpacklo16(x0, x1)
+	.loc 1 1367
+	vmrghh %v18, %v0, %v1
+# w16 = unpackhi16(x0, x1)
+	.loc 1 1368
+	vmrglh %v22, %v0, %v1
+# x2 = mem128[pb + 128]
+	.loc 1 1369
+	li %r0, 128
+	lvx %v23, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1370
+	vspltw %v0, %v23, 0
+# 4x a0 = z0 + maddwd(w1, x0)
+	.loc 1 1371
+	vmsumshm %v1, %v9, %v0, %v8
+# 4x a1 = z0 + maddwd(w3, x0)
+	.loc 1 1372
+	vmsumshm %v2, %v10, %v0, %v8
+# 4x a2 = z0 + maddwd(w5, x0)
+	.loc 1 1373
+	vmsumshm %v3, %v7, %v0, %v8
+# 4x a3 = z0 + maddwd(w7, x0)
+	.loc 1 1374
+	vmsumshm %v30, %v11, %v0, %v8
+# 4x a4 = z0 + maddwd(w9, x0)
+	.loc 1 1375
+	vmsumshm %v29, %v6, %v0, %v8
+# 4x a5 = z0 + maddwd(w11, x0)
+	.loc 1 1376
+	vmsumshm %v28, %v5, %v0, %v8
+# 4x a6 = z0 + maddwd(w13, x0)
+	.loc 1 1377
+	vmsumshm %v27, %v12, %v0, %v8
+# 4x a7 = z0 + maddwd(w15, x0)
+	.loc 1 1378
+	vmsumshm %v26, %v13, %v0, %v8
+# 4x x0 = x2[1]
+	.loc 1 1379
+	vspltw %v25, %v23, 1
+# 4x a0 = a0 + maddwd(w0, x0)
+	.loc 1 1380
+	vmsumshm %v24, %v4, %v25, %v1
+# 4x a1 = a1 + maddwd(w2, x0)
+	.loc 1 1381
+	vmsumshm %v1, %v15, %v25, %v2
+# 4x a2 = a2 + maddwd(w4, x0)
+	.loc 1 1382
+	vmsumshm %v31, %v16, %v25, %v3
+# 4x a3 = a3 + maddwd(w6, x0)
+	.loc 1 1383
+	vmsumshm %v0, %v17, %v25, %v30
+# 4x a4 = a4 + maddwd(w8, x0)
+	.loc 1 1384
+	vmsumshm %v29, %v19, %v25, %v29
+# 4x a5 = a5 + maddwd(w10, x0)
+	.loc 1 1385
+	vmsumshm %v28, %v20, %v25, %v28
+# 4x a6 = a6 + maddwd(w12, x0)
+	.loc 1 1386
+	vmsumshm %v2, %v21, %v25, %v27
+# 4x a7 = a7 + maddwd(w14, x0)
+	.loc 1 1387
+	vmsumshm %v3, %v18, %v25, %v26
+# 4x x0 = x2[2]
+	.loc 1 1388
+	vspltw %v25, %v23, 2
+# 4x a1 = a1 + maddwd(w1, x0)
+	.loc 1 1389
+	vmsumshm %v26, %v9, %v25, %v1
+# 4x a2 = a2 + maddwd(w3, x0)
+	.loc 1 1390
+	vmsumshm %v1, %v10, %v25, %v31
+# 4x a3 = a3 + maddwd(w5, x0)
+	.loc 1 1391
+	vmsumshm %v27, %v7, %v25, %v0
+# 4x a4 = a4 + maddwd(w7, x0)
+	.loc 1 1392
+	vmsumshm %v29, %v11, %v25, %v29
+# 4x a5 = a5 + maddwd(w9, x0)
+	.loc 1 1393
+	vmsumshm %v0, %v6, %v25, %v28
+# 4x a6 = a6 + maddwd(w11, x0)
+	.loc 1 1394
+	vmsumshm %v2, %v5, %v25, %v2
+# 4x a7 = a7 + maddwd(w13, x0)
+	.loc 1 1395
+	vmsumshm %v3, %v12, %v25, %v3
+# 4x x0 = x2[3]
+	.loc 1 1396
+	vspltw %v25, %v23, 3
+# 4x a1 = a1 + maddwd(w0, x0)
+	.loc 1 1397
+	vmsumshm %v26, %v4, %v25, %v26
+# 4x a2 = a2 + maddwd(w2, x0)
+	.loc 1 1398
+	vmsumshm %v23, %v15, %v25, %v1
+# 4x a3 = a3 + maddwd(w4, x0)
+	.loc 1 1399
+	vmsumshm %v27, %v16, %v25, %v27
+# 4x a4 = a4 + maddwd(w6, x0)
+	.loc 1 1400
+	vmsumshm %v1, %v17, %v25, %v29
+# 4x a5 = a5 + maddwd(w8, x0)
+	.loc 1 1401
+	vmsumshm %v0, %v19, %v25, %v0
+# 4x a6 = a6 + maddwd(w10, x0)
+	.loc 1 1402
+	vmsumshm %v28, %v20, %v25, %v2
+# 4x a7 = a7 + maddwd(w12, x0)
+	.loc 1 1403
+	vmsumshm %v2, %v21, %v25, %v3
+# x2 = mem128[pb + 144]
+	.loc 1 1404
+	li %r0, 144
+	lvx %v3, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1405
+	vspltw %v25, %v3, 0
+# 4x a2 = a2 + maddwd(w1, x0)
+	.loc 1 1406
+	vmsumshm %v29, %v9, %v25, %v23
+# 4x a3 = a3 + maddwd(w3, x0)
+	.loc 1 1407
+	vmsumshm %v23, %v10, %v25, %v27
+# 4x a4 = a4 + maddwd(w5, x0)
+	.loc 1 1408
+	vmsumshm %v1, %v7, %v25, %v1
+# 4x a5 = a5 + maddwd(w7, x0)
+	.loc 1 1409
+	vmsumshm %v27, %v11, %v25, %v0
+# 4x a6 = a6 + maddwd(w9, x0)
+	.loc 1 1410
+	vmsumshm %v0, %v6, %v25, %v28
+# 4x a7 = a7 + maddwd(w11, x0)
+	.loc 1 1411
+	vmsumshm %v2, %v5, %v25, %v2
+# 4x x0 = x2[1]
+	.loc 1 1412
+	vspltw %v28, %v3, 1
+# 4x a2 = a2 + maddwd(w0, x0)
+	.loc 1 1413
+	vmsumshm %v25, %v4, %v28, %v29
+# 4x a3 = a3 + maddwd(w2, x0)
+	.loc 1 1414
+	vmsumshm %v23, %v15, %v28, %v23
+# 4x a4 = a4 + maddwd(w4, x0)
+	.loc 1 1415
+	vmsumshm %v29, %v16, %v28, %v1
+# 4x a5 = a5 + maddwd(w6, x0)
+	.loc 1 1416
+	vmsumshm %v1, %v17, %v28, %v27
+# 4x a6 = a6 + maddwd(w8, x0)
+	.loc 1 1417
+	vmsumshm %v27, %v19, %v28, %v0
+# 4x a7 = a7 + maddwd(w10, x0)
+	.loc 1 1418
+	vmsumshm %v0, %v20, %v28, %v2
+# 4x x0 = x2[2]
+	.loc 1 1419
+	vspltw %v28, %v3, 2
+# 4x a3 = a3 + maddwd(w1, x0)
+	.loc 1 1420
+	vmsumshm %v23, %v9, %v28, %v23
+# 4x a4 = a4 + maddwd(w3, x0)
+	.loc 1 1421
+	vmsumshm %v2, %v10, %v28, %v29
+# 4x a5 = a5 + maddwd(w5, x0)
+	.loc 1 1422
+	vmsumshm %v29, %v7, %v28, %v1
+# 4x a6 = a6 + maddwd(w7, x0)
+	.loc 1 1423
+	vmsumshm %v1, %v11, %v28, %v27
+# 4x a7 = a7 + maddwd(w9, x0)
+	.loc 1 1424
+	vmsumshm %v27, %v6, %v28, %v0
+# 4x x0 = x2[3]
+	.loc 1 1425
+	vspltw %v0, %v3, 3
+# 4x a3 = a3 + maddwd(w0, x0)
+	.loc 1 1426
+	vmsumshm %v23, %v4, %v0, %v23
+# 4x a4 = a4 + maddwd(w2, x0)
+	.loc 1 1427
+	vmsumshm %v2, %v15, %v0, %v2
+# 4x a5 = a5 + maddwd(w4, x0)
+	.loc 1 1428
+	vmsumshm %v3, %v16, %v0, %v29
+# 4x a6 = a6 + maddwd(w6, x0)
+	.loc 1 1429
+	vmsumshm %v28, %v17, %v0, %v1
+# 4x a7 = a7 + maddwd(w8, x0)
+	.loc 1 1430
+	vmsumshm %v0, %v19, %v0, %v27
+# x2 = mem128[pb + 160]
+	.loc 1 1431
+	li %r0, 160
+	lvx %v27, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1432
+	vspltw %v1, %v27, 0
+# 4x a4 = a4 + maddwd(w1, x0)
+	.loc 1 1433
+	vmsumshm %v2, %v9, %v1, %v2
+# 4x a5 = a5 + maddwd(w3, x0)
+	.loc 1 1434
+	vmsumshm %v29, %v10, %v1, %v3
+# 4x a6 = a6 + maddwd(w5, x0)
+	.loc 1 1435
+	vmsumshm %v3, %v7, %v1, %v28
+# 4x a7 = a7 + maddwd(w7, x0)
+	.loc 1 1436
+	vmsumshm %v0, %v11, %v1, %v0
+# 4x x0 = x2[1]
+	.loc 1 1437
+	vspltw %v1, %v27, 1
+# 4x a4 = a4 + maddwd(w0, x0)
+	.loc 1 1438
+	vmsumshm %v28, %v4, %v1, %v2
+# 4x a5 = a5 + maddwd(w2, x0)
+	.loc 1 1439
+	vmsumshm %v2, %v15, %v1, %v29
+# 4x a6 = a6 + maddwd(w4, x0)
+	.loc 1 1440
+	vmsumshm %v3, %v16, %v1, %v3
+# 4x a7 = a7 + maddwd(w6, x0)
+	.loc 1 1441
+	vmsumshm %v0, %v17, %v1, %v0
+# 4x x0 = x2[2]
+	.loc 1 1442
+	vspltw %v1, %v27, 2
+# 4x a5 = a5 + maddwd(w1, x0)
+	.loc 1 1443
+	vmsumshm %v2, %v9, %v1, %v2
+# 4x a6 = a6 + maddwd(w3, x0)
+	.loc 1 1444
+	vmsumshm %v3, %v10, %v1, %v3
+# 4x a7 = a7 + maddwd(w5, x0)
+	.loc 1 1445
+	vmsumshm %v0, %v7, %v1, %v0
+# 4x x0 = x2[3]
+	.loc 1 1446
+	vspltw %v1, %v27, 3
+# 4x a5 = a5 + maddwd(w0, x0)
+	.loc 1 1447
+	vmsumshm %v2, %v4, %v1, %v2
+# 4x a6 = a6 + maddwd(w2, x0)
+	.loc 1 1448
+	vmsumshm %v3, %v15, %v1, %v3
+# 4x a7 = a7 + maddwd(w4, x0)
+	.loc 1 1449
+	vmsumshm %v0, %v16, %v1, %v0
+# x2 = mem128[pb + 176]
+	.loc 1 1450
+	li %r0, 176
+	lvx %v27, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1451
+	vspltw %v1, %v27, 0
+# 4x a6 = a6 + maddwd(w1, x0)
+	.loc 1 1452
+	vmsumshm %v3, %v9, %v1, %v3
+# 4x a7 = a7 + maddwd(w3, x0)
+	.loc 1 1453
+	vmsumshm %v0, %v10, %v1, %v0
+# 4x x0 = x2[1]
+	.loc 1 1454
+	vspltw %v1, %v27, 1
+# 4x a6 = a6 + maddwd(w0, x0)
+	.loc 1 1455
+	vmsumshm %v3, %v4, %v1, %v3
+# 4x a7 = a7 + maddwd(w2, x0)
+	.loc 1 1456
+	vmsumshm %v0, %v15, %v1, %v0
+# 4x x0 = x2[2]
+	.loc 1 1457
+	vspltw %v1, %v27, 2
+# 4x a7 = a7 + maddwd(w1, x0)
+	.loc 1 1458
+	vmsumshm %v0, %v9, %v1, %v0
+# 4x x0 = x2[3]
+	.loc 1 1459
+	vspltw %v1, %v27, 3
+# 4x a7 = a7 + maddwd(w0, x0)
+	.loc 1 1460
+	vmsumshm %v0, %v4, %v1, %v0
+# mem128[qa + 512] = a0
+	.loc 1 1461
+	li %r0, 512
+	stvx %v24, %r8, %r0
+# mem128[qa + 528] = a1
+	.loc 1 1462
+	li %r0, 528
+	stvx %v26, %r8, %r0
+# mem128[qa + 544] = a2
+	.loc 1 1463
+	li %r0, 544
+	stvx %v25, %r8, %r0
+# mem128[qa + 560] = a3
+	.loc 1 1464
+	li %r0, 560
+	stvx %v23, %r8, %r0
+# mem128[qa + 576] = a4
+	.loc 1 1465
+	li %r0, 576
+	stvx %v28, %r8, %r0
+# mem128[qa + 592] = a5
+	.loc 1 1466
+	li %r0, 592
+	stvx %v2, %r8, %r0
+# mem128[qa + 608] = a6
+	.loc 1 1467
+	li %r0, 608
+	stvx %v3, %r8, %r0
+# mem128[qa + 624] = a7
+	.loc 1 1468
+	li %r0, 624
+	stvx %v0, %r8, %r0
+# x2 = mem128[pb + 128]
+	.loc 1 1469
+	li %r0, 128
+	lvx %v0, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1470
+	vspltw %v1, %v0, 0
+# 4x a0 = z0 + maddwd(w17, x0)
+	.loc 1 1471
+	vmsumshm %v1, %v14, %v1, %v8
+# 4x x0 = x2[1]
+	.loc 1 1472
+	vspltw %v2, %v0, 1
+# 4x a0 = a0 + maddwd(w16, x0)
+	.loc 1 1473
+	vmsumshm %v1, %v22, %v2, %v1
+# 4x x0 = x2[2]
+	.loc 1 1474
+	vspltw %v2, %v0, 2
+# 4x a0 = a0 + maddwd(w15, x0)
+	.loc 1 1475
+	vmsumshm %v1, %v13, %v2, %v1
+# 4x a1 = z0 + maddwd(w17, x0)
+	.loc 1 1476
+	vmsumshm %v2, %v14, %v2, %v8
+# 4x x0 = x2[3]
+	.loc 1 1477
+	vspltw %v0, %v0, 3
+# 4x a0 = a0 + maddwd(w14, x0)
+	.loc 1 1478
+	vmsumshm %v1, %v18, %v0, %v1
+# 4x a1 = a1 + maddwd(w16, x0)
+	.loc 1 1479
+	vmsumshm %v2, %v22, %v0, %v2
+# x2 = mem128[pb + 144]
+	.loc 1 1480
+	li %r0, 144
+	lvx %v4, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1481
+	vspltw %v0, %v4, 0
+# 4x a0 = a0 + maddwd(w13, x0)
+	.loc 1 1482
+	vmsumshm %v1, %v12, %v0, %v1
+# 4x a1 = a1 + maddwd(w15, x0)
+	.loc 1 1483
+	vmsumshm %v2, %v13, %v0, %v2
+# 4x a2 = z0 + maddwd(w17, x0)
+	.loc 1 1484
+	vmsumshm %v0, %v14, %v0, %v8
+# 4x x0 = x2[1]
+	.loc 1 1485
+	vspltw %v3, %v4, 1
+# 4x a0 = a0 + maddwd(w12, x0)
+	.loc 1 1486
+	vmsumshm %v1, %v21, %v3, %v1
+# 4x a1 = a1 + maddwd(w14, x0)
+	.loc 1 1487
+	vmsumshm %v2, %v18, %v3, %v2
+# 4x a2 = a2 + maddwd(w16, x0)
+	.loc 1 1488
+	vmsumshm %v0, %v22, %v3, %v0
+# 4x x0 = x2[2]
+	.loc 1 1489
+	vspltw %v3, %v4, 2
+# 4x a0 = a0 + maddwd(w11, x0)
+	.loc 1 1490
+	vmsumshm %v1, %v5, %v3, %v1
+# 4x a1 = a1 + maddwd(w13, x0)
+	.loc 1 1491
+	vmsumshm %v2, %v12, %v3, %v2
+# 4x a2 = a2 + maddwd(w15, x0)
+	.loc 1 1492
+	vmsumshm %v0, %v13, %v3, %v0
+# 4x a3 = z0 + maddwd(w17, x0)
+	.loc 1 1493
+	vmsumshm %v3, %v14, %v3, %v8
+# 4x x0 = x2[3]
+	.loc 1 1494
+	vspltw %v4, %v4, 3
+# 4x a0 = a0 + maddwd(w10, x0)
+	.loc 1 1495
+	vmsumshm %v1, %v20, %v4, %v1
+# 4x a1 = a1 + maddwd(w12, x0)
+	.loc 1 1496
+	vmsumshm %v2, %v21, %v4, %v2
+# 4x a2 = a2 + maddwd(w14, x0)
+	.loc 1 1497
+	vmsumshm %v0, %v18, %v4, %v0
+# 4x a3 = a3 + maddwd(w16, x0)
+	.loc 1 1498
+	vmsumshm %v3, %v22, %v4, %v3
+# x2 = mem128[pb + 160]
+	.loc 1 1499
+	li %r0, 160
+	lvx %v23, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1500
+	vspltw %v4, %v23, 0
+# 4x a0 = a0 + maddwd(w9, x0)
+	.loc 1 1501
+	vmsumshm %v1, %v6, %v4, %v1
+# 4x a1 = a1 + maddwd(w11, x0)
+	.loc 1 1502
+	vmsumshm %v2, %v5, %v4, %v2
+# 4x a2 = a2 + maddwd(w13, x0)
+	.loc 1 1503
+	vmsumshm %v0, %v12, %v4, %v0
+# 4x a3 = a3 + maddwd(w15, x0)
+	.loc 1 1504
+	vmsumshm %v3, %v13, %v4, %v3
+# 4x a4 = z0 + maddwd(w17, x0)
+	.loc 1 1505
+	vmsumshm %v4, %v14, %v4, %v8
+# 4x x0 = x2[1]
+	.loc 1 1506
+	vspltw %v9, %v23, 1
+# 4x a0 = a0 + maddwd(w8, x0)
+	.loc 1 1507
+	vmsumshm %v1, %v19, %v9, %v1
+# 4x a1 = a1 + maddwd(w10, x0)
+	.loc 1 1508
+	vmsumshm %v2, %v20, %v9, %v2
+# 4x a2 = a2 + maddwd(w12, x0)
+	.loc 1 1509
+	vmsumshm %v0, %v21, %v9, %v0
+# 4x a3 = a3 + maddwd(w14, x0)
+	.loc 1 1510
+	vmsumshm %v3, %v18, %v9, %v3
+# 4x a4 = a4 + maddwd(w16, x0)
+	.loc 1 1511
+	vmsumshm %v4, %v22, %v9, %v4
+# 4x x0 = x2[2]
+	.loc 1 1512
+	vspltw %v9, %v23, 2
+# 4x a0 = a0 + maddwd(w7, x0)
+	.loc 1 1513
+	vmsumshm %v1, %v11, %v9, %v1
+# 4x a1 = a1 + maddwd(w9, x0)
+	.loc 1 1514
+	vmsumshm %v2, %v6, %v9, %v2
+# 4x a2 = a2 + maddwd(w11, x0)
+	.loc 1 1515
+	vmsumshm %v0, %v5, %v9, %v0
+# 4x a3 = a3 + maddwd(w13, x0)
+	.loc 1 1516
+	vmsumshm %v3, %v12, %v9, %v3
+# 4x a4 = a4 + maddwd(w15, x0)
+	.loc 1 1517
+	vmsumshm %v4, %v13, %v9, %v4
+# 4x a5 = z0 + maddwd(w17, x0)
+	.loc 1 1518
+	vmsumshm %v9, %v14, %v9, %v8
+# 4x x0 = x2[3]
+	.loc 1 1519
+	vspltw %v23, %v23, 3
+# 4x a0 = a0 + maddwd(w6, x0)
+	.loc 1 1520
+	vmsumshm %v1, %v17, %v23, %v1
+# 4x a1 = a1 + maddwd(w8, x0)
+	.loc 1 1521
+	vmsumshm %v2, %v19, %v23, %v2
+# 4x a2 = a2 + maddwd(w10, x0)
+	.loc 1 1522
+	vmsumshm %v0, %v20, %v23, %v0
+# 4x a3 = a3 + maddwd(w12, x0)
+	.loc 1 1523
+	vmsumshm %v3, %v21, %v23, %v3
+# 4x a4 = a4 + maddwd(w14, x0)
+	.loc 1 1524
+	vmsumshm %v4, %v18, %v23, %v4
+# 4x a5 = a5 + maddwd(w16, x0)
+	.loc 1 1525
+	vmsumshm %v9, %v22, %v23, %v9
+# x2 = mem128[pb + 176]
+	.loc 1 1526
+	li %r0, 176
+	lvx %v24, %r5, %r0
+# 4x x0 = x2[0]
+	.loc 1 1527
+	vspltw %v23, %v24, 0
+# 4x a0 = a0 + maddwd(w5, x0)
+	.loc 1 1528
+	vmsumshm %v1, %v7, %v23, %v1
+# 4x a1 = a1 + maddwd(w7, x0)
+	.loc 1 1529
+	vmsumshm %v2, %v11, %v23, %v2
+# 4x a2 = a2 + maddwd(w9, x0)
+	.loc 1 1530
+	vmsumshm %v0, %v6, %v23, %v0
+# 4x a3 = a3 + maddwd(w11, x0)
+	.loc 1 1531
+	vmsumshm %v3, %v5, %v23, %v3
+# 4x a4 = a4 + maddwd(w13, x0)
+	.loc 1 1532
+	vmsumshm %v4, %v12, %v23, %v4
+# 4x a5 = a5 + maddwd(w15, x0)
+	.loc 1 1533
+	vmsumshm %v9, %v13, %v23, %v9
+# 4x a6 = z0 + maddwd(w17, x0)
+	.loc 1 1534
+	vmsumshm %v23, %v14, %v23, %v8
+# 4x x0 = x2[1]
+	.loc 1 1535
+	vspltw %v25, %v24, 1
+# 4x a0 = a0 + maddwd(w4, x0)
+	.loc 1 1536
+	vmsumshm %v26, %v16, %v25, %v1
+# 4x a1 = a1 + maddwd(w6, x0)
+	.loc 1 1537
+	vmsumshm %v27, %v17, %v25, %v2
+# 4x a2 = a2 + maddwd(w8, x0)
+	.loc 1 1538
+	vmsumshm %v1, %v19, %v25, %v0
+# 4x a3 = a3 + maddwd(w10, x0)
+	.loc 1 1539
+	vmsumshm %v2, %v20, %v25, %v3
+# 4x a4 = a4 + maddwd(w12, x0)
+	.loc 1 1540
+	vmsumshm %v3, %v21, %v25, %v4
+# 4x a5 = a5 + maddwd(w14, x0)
+	.loc 1 1541
+	vmsumshm %v4, %v18, %v25, %v9
+# 4x a6 = a6 + maddwd(w16, x0)
+	.loc 1 1542
+	vmsumshm %v23, %v22, %v25, %v23
+# 4x x0 = x2[2]
+	.loc 1 1543
+	vspltw %v9, %v24, 2
+# 4x a0 = a0 + maddwd(w3, x0)
+	.loc 1 1544
+	vmsumshm %v26, %v10, %v9, %v26
+# 4x a1 = a1 + maddwd(w5, x0)
+	.loc 1 1545
+	vmsumshm %v0, %v7, %v9, %v27
+# 4x a2 = a2 + maddwd(w7, x0)
+	.loc 1 1546
+	vmsumshm %v1, %v11, %v9, %v1
+# 4x a3 = a3 + maddwd(w9, x0)
+	.loc 1 1547
+	vmsumshm %v2, %v6, %v9, %v2
+# 4x a4 = a4 + maddwd(w11, x0)
+	.loc 1 1548
+	vmsumshm %v3, %v5, %v9, %v3
+# 4x a5 = a5 + maddwd(w13, x0)
+	.loc 1 1549
+	vmsumshm %v4, %v12, %v9, %v4
+# 4x a6 = a6 + maddwd(w15, x0)
+	.loc 1 1550
+	vmsumshm %v23, %v13, %v9, %v23
+# 4x a7 = z0 + maddwd(w17, x0)
+	.loc 1 1551
+	vmsumshm %v5, %v14, %v9, %v8
+# 4x x0 = x2[3]
+	.loc 1 1552
+	vspltw %v6, %v24, 3
+# 4x a0 = a0 + maddwd(w2, x0)
+	.loc 1 1553
+	vmsumshm %v26, %v15, %v6, %v26
+# 4x a1 = a1 + maddwd(w4, x0)
+	.loc 1 1554
+	vmsumshm %v0, %v16, %v6, %v0
+# 4x a2 = a2 + maddwd(w6, x0)
+	.loc 1 1555
+	vmsumshm %v1, %v17, %v6, %v1
+# 4x a3 = a3 + maddwd(w8, x0)
+	.loc 1 1556
+	vmsumshm %v2, %v19, %v6, %v2
+# 4x a4 = a4 + maddwd(w10, x0)
+	.loc 1 1557
+	vmsumshm %v3, %v20, %v6, %v3
+# 4x a5 = a5 + maddwd(w12, x0)
+	.loc 1 1558
+	vmsumshm %v4, %v21, %v6, %v4
+# 4x a6 = a6 + maddwd(w14, x0)
+	.loc 1 1559
+	vmsumshm %v23, %v18, %v6, %v23
+# 4x a7 = a7 + maddwd(w16, x0)
+	.loc 1 1560
+	vmsumshm %v5, %v22, %v6, %v5
+# mem128[qa + 640] = a0
+	.loc 1 1561
+	li %r0, 640
+	stvx %v26, %r8, %r0
+# mem128[qa + 656] = a1
+	.loc 1 1562
+	li %r0, 656
+	stvx %v0, %r8, %r0
+# mem128[qa + 672] = a2
+	.loc 1 1563
+	li %r0, 672
+	stvx %v1, %r8, %r0
+# mem128[qa + 688] = a3
+	.loc 1 1564
+	li %r0, 688
+	stvx %v2, %r8, %r0
+# mem128[qa + 704] = a4
+	.loc 1 1565
+	li %r0, 704
+	stvx %v3, %r8, %r0
+# mem128[qa + 720] = a5
+	.loc 1 1566
+	li %r0, 720
+	stvx %v4, %r8, %r0
+# mem128[qa + 736] = a6
+	.loc 1 1567
+	li %r0, 736
+	stvx %v23, %r8, %r0
+# mem128[qa + 752] = a7
+	.loc 1 1568
+	li %r0, 752
+	stvx %v5, %r8, %r0
+# x0 = mem128[qa]
+	.loc 1 1569
+	lvx %v1, 0, %r8
+# x1 = mem128[qa + 128]
+	.loc 1 1570
+	li %r0, 128
+	lvx %v0, %r8, %r0
+# x2 = mem128[qa + 512]
+	.loc 1 1571
+	li %r0, 512
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 640]
+	.loc 1 1572
+	li %r0, 640
+	lvx %v3, %r8, %r0
+# mem128[pc] = x0
+	.loc 1 1573
+	stvx %v1, 0, %r7
+# mem128[pc + 384] = x3
+	.loc 1 1574
+	li %r0, 384
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1575
+	vsubuwm %v2, %v0, %v2
+# x5 = mem128[qa + 256]
+	.loc 1 1576
+	li %r0, 256
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1577
+	vsubuwm %v0, %v0, %v1
+# 4x x5 = x5 + x1
+	.loc 1 1578
+	vadduwm %v0, %v0, %v2
+# mem128[pc + 128] = x5
+	.loc 1 1579
+	li %r0, 128
+	stvx %v0, %r7, %r0
+# x5 = mem128[qa + 384]
+	.loc 1 1580
+	li %r0, 384
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1581
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1582
+	vsubuwm %v0, %v0, %v2
+# mem128[pc + 256] = x5
+	.loc 1 1583
+	li %r0, 256
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 1584
+	li %r0, 16
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 144]
+	.loc 1 1585
+	li %r0, 144
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 528]
+	.loc 1 1586
+	li %r0, 528
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 656]
+	.loc 1 1587
+	li %r0, 656
+	lvx %v3, %r8, %r0
+# mem128[pc + 16] = x0
+	.loc 1 1588
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[pc + 400] = x3
+	.loc 1 1589
+	li %r0, 400
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1590
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 272]
+	.loc 1 1591
+	li %r0, 272
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1592
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1593
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 144] = x5
+	.loc 1 1594
+	li %r0, 144
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 400]
+	.loc 1 1595
+	li %r0, 400
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1596
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1597
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 272] = x5
+	.loc 1 1598
+	li %r0, 272
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1599
+	li %r0, 32
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 160]
+	.loc 1 1600
+	li %r0, 160
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 544]
+	.loc 1 1601
+	li %r0, 544
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 672]
+	.loc 1 1602
+	li %r0, 672
+	lvx %v3, %r8, %r0
+# mem128[pc + 32] = x0
+	.loc 1 1603
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[pc + 416] = x3
+	.loc 1 1604
+	li %r0, 416
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1605
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 288]
+	.loc 1 1606
+	li %r0, 288
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1607
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1608
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 160] = x5
+	.loc 1 1609
+	li %r0, 160
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 416]
+	.loc 1 1610
+	li %r0, 416
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1611
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1612
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 288] = x5
+	.loc 1 1613
+	li %r0, 288
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1614
+	li %r0, 48
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 176]
+	.loc 1 1615
+	li %r0, 176
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 560]
+	.loc 1 1616
+	li %r0, 560
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 688]
+	.loc 1 1617
+	li %r0, 688
+	lvx %v3, %r8, %r0
+# mem128[pc + 48] = x0
+	.loc 1 1618
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[pc + 432] = x3
+	.loc 1 1619
+	li %r0, 432
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1620
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 304]
+	.loc 1 1621
+	li %r0, 304
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1622
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1623
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 176] = x5
+	.loc 1 1624
+	li %r0, 176
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 432]
+	.loc 1 1625
+	li %r0, 432
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1626
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1627
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 304] = x5
+	.loc 1 1628
+	li %r0, 304
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 64]
+	.loc 1 1629
+	li %r0, 64
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 192]
+	.loc 1 1630
+	li %r0, 192
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 576]
+	.loc 1 1631
+	li %r0, 576
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 704]
+	.loc 1 1632
+	li %r0, 704
+	lvx %v3, %r8, %r0
+# mem128[pc + 64] = x0
+	.loc 1 1633
+	li %r0, 64
+	stvx %v0, %r7, %r0
+# mem128[pc + 448] = x3
+	.loc 1 1634
+	li %r0, 448
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1635
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 320]
+	.loc 1 1636
+	li %r0, 320
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1637
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1638
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 192] = x5
+	.loc 1 1639
+	li %r0, 192
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 448]
+	.loc 1 1640
+	li %r0, 448
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1641
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1642
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 320] = x5
+	.loc 1 1643
+	li %r0, 320
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 80]
+	.loc 1 1644
+	li %r0, 80
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 208]
+	.loc 1 1645
+	li %r0, 208
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 592]
+	.loc 1 1646
+	li %r0, 592
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 720]
+	.loc 1 1647
+	li %r0, 720
+	lvx %v3, %r8, %r0
+# mem128[pc + 80] = x0
+	.loc 1 1648
+	li %r0, 80
+	stvx %v0, %r7, %r0
+# mem128[pc + 464] = x3
+	.loc 1 1649
+	li %r0, 464
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1650
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 336]
+	.loc 1 1651
+	li %r0, 336
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1652
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1653
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 208] = x5
+	.loc 1 1654
+	li %r0, 208
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 464]
+	.loc 1 1655
+	li %r0, 464
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1656
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1657
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 336] = x5
+	.loc 1 1658
+	li %r0, 336
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 96]
+	.loc 1 1659
+	li %r0, 96
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 224]
+	.loc 1 1660
+	li %r0, 224
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 608]
+	.loc 1 1661
+	li %r0, 608
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 736]
+	.loc 1 1662
+	li %r0, 736
+	lvx %v3, %r8, %r0
+# mem128[pc + 96] = x0
+	.loc 1 1663
+	li %r0, 96
+	stvx %v0, %r7, %r0
+# mem128[pc + 480] = x3
+	.loc 1 1664
+	li %r0, 480
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1665
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 352]
+	.loc 1 1666
+	li %r0, 352
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1667
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1668
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 224] = x5
+	.loc 1 1669
+	li %r0, 224
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 480]
+	.loc 1 1670
+	li %r0, 480
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1671
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1672
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 352] = x5
+	.loc 1 1673
+	li %r0, 352
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 112]
+	.loc 1 1674
+	li %r0, 112
+	lvx %v0, %r8, %r0
+# x1 = mem128[qa + 240]
+	.loc 1 1675
+	li %r0, 240
+	lvx %v1, %r8, %r0
+# x2 = mem128[qa + 624]
+	.loc 1 1676
+	li %r0, 624
+	lvx %v2, %r8, %r0
+# x3 = mem128[qa + 752]
+	.loc 1 1677
+	li %r0, 752
+	lvx %v3, %r8, %r0
+# mem128[pc + 112] = x0
+	.loc 1 1678
+	li %r0, 112
+	stvx %v0, %r7, %r0
+# mem128[pc + 496] = x3
+	.loc 1 1679
+	li %r0, 496
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1680
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qa + 368]
+	.loc 1 1681
+	li %r0, 368
+	lvx %v2, %r8, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1682
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1683
+	vadduwm %v2, %v2, %v1
+# mem128[pc + 240] = x5
+	.loc 1 1684
+	li %r0, 240
+	stvx %v2, %r7, %r0
+# x5 = mem128[qa + 496]
+	.loc 1 1685
+	li %r0, 496
+	lvx %v0, %r8, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1686
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1687
+	vsubuwm %v0, %v0, %v1
+# mem128[pc + 368] = x5
+	.loc 1 1688
+	li %r0, 368
+	stvx %v0, %r7, %r0
+# pa = pa + 384
+	.loc 1 1689
+	addi %r4, %r4, 384
+# pb = pb + 192
+	.loc 1 1690
+	addi %r5, %r5, 192
+# pc = pc + 512
+	.loc 1 1691
+	addi %r7, %r7, 512
+# i0 = i0 - 1
+	.loc 1 1692
+	addi %r6, %r6, -1
+# =? i0 - 0
+	.loc 1 1693
 	cmplwi %cr0, %r6, 0
 # goto loop23 if !=
-	.loc 1 2947
+	.loc 1 1694
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop23
-# pa = w + 5568
-	.loc 1 2948
-	addi %r4, %r9, 5568
-# pb = 69296
-	.loc 1 2949
-	lis %r5, 1
-	ori %r5, %r5, 3760
-# pb = w + pb
-	.loc 1 2950
-	add %r5, %r9, %r5
-# i0 = 2
-	.loc 1 2951
-	li %r6, 2
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop25:
+# pa = 115376
+	.loc 1 1695
+	lis %r3, 1
+	ori %r3, %r3, 49840
+# pa = w + pa
+	.loc 1 1696
+	mr %r6, %r10
+	add %r7, %r6, %r3
+# pb = w + 6384
+	.loc 1 1697
+	addi %r4, %r6, 6384
+# i0 = 27
+	.loc 1 1698
+	li %r5, 27
+	mr %r3, %r9
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop24:
 # qa = pa
-	.loc 1 2953
-	mr %r7, %r4
-# qb = pa + 1792
-	.loc 1 2954
-	addi %r8, %r4, 1792
-# qc = pa + 3584
-	.loc 1 2955
-	addi %r10, %r4, 3584
+	.loc 1 1700
+	mr %r12, %r5
+	mr %r9, %r6
+	mr %r8, %r3
+# qb = pa + 512
+	.loc 1 1701
+	addi %r3, %r7, 512
+# qc = pa + 1024
+	.loc 1 1702
+	addi %r5, %r7, 1024
 # qd = pb
-	.loc 1 2956
-	mr %r11, %r5
-# i1 = 14
-	.loc 1 2957
-	li %r12, 14
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop26:
+	.loc 1 1703
+	mr %r10, %r7
+# i1 = 4
+	.loc 1 1704
+	mr %r11, %r4
+	li %r6, 4
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop25:
 # x0 = mem128[qa]
-	.loc 1 2959
+	.loc 1 1706
 	lvx %v0, 0, %r7
-# x1 = mem128[qa + 896]
-	.loc 1 2960
-	li %r0, 896
+# x1 = mem128[qa + 256]
+	.loc 1 1707
+	li %r0, 256
 	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
-	.loc 1 2961
-	lvx %v2, 0, %r10
-# x3 = mem128[qc + 896]
-	.loc 1 2962
-	li %r0, 896
-	lvx %v3, %r10, %r0
+	.loc 1 1708
+	lvx %v2, 0, %r5
+# x3 = mem128[qc + 256]
+	.loc 1 1709
+	li %r0, 256
+	lvx %v3, %r5, %r0
 # mem128[qd] = x0
-	.loc 1 2963
-	stvx %v0, 0, %r11
-# mem128[qd + 2688] = x3
-	.loc 1 2964
-	li %r0, 2688
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2965
-	vsubuhm %v1, %v1, %v2
+	.loc 1 1710
+	stvx %v0, 0, %r4
+# mem128[qd + 768] = x3
+	.loc 1 1711
+	li %r0, 768
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1712
+	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
-	.loc 1 2966
-	lvx %v2, 0, %r8
-# 8x x5 = x5 - x0
-	.loc 1 2967
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2968
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 896] = x5
-	.loc 1 2969
-	li %r0, 896
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 896]
-	.loc 1 2970
-	li %r0, 896
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2971
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2972
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1792] = x5
-	.loc 1 2973
-	li %r0, 1792
-	stvx %v0, %r11, %r0
+	.loc 1 1713
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1714
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1715
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 256] = x5
+	.loc 1 1716
+	li %r0, 256
+	stvx %v2, %r4, %r0
+# x5 = mem128[qb + 256]
+	.loc 1 1717
+	li %r0, 256
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1718
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1719
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 512] = x5
+	.loc 1 1720
+	li %r0, 512
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 16]
-	.loc 1 2974
+	.loc 1 1721
 	li %r0, 16
 	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 912]
-	.loc 1 2975
-	li %r0, 912
+# x1 = mem128[qa + 272]
+	.loc 1 1722
+	li %r0, 272
 	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
-	.loc 1 2976
+	.loc 1 1723
 	li %r0, 16
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 912]
-	.loc 1 2977
-	li %r0, 912
-	lvx %v3, %r10, %r0
+	lvx %v2, %r5, %r0
+# x3 = mem128[qc + 272]
+	.loc 1 1724
+	li %r0, 272
+	lvx %v3, %r5, %r0
 # mem128[qd + 16] = x0
-	.loc 1 2978
-	li %r0, 16
-	stvx %v0, %r11, %r0
-# mem128[qd + 2704] = x3
-	.loc 1 2979
-	li %r0, 2704
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2980
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 16]
-	.loc 1 2981
-	li %r0, 16
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2982
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2983
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 912] = x5
-	.loc 1 2984
-	li %r0, 912
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 912]
-	.loc 1 2985
-	li %r0, 912
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 2986
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 2987
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1808] = x5
-	.loc 1 2988
-	li %r0, 1808
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 32]
-	.loc 1 2989
-	li %r0, 32
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 928]
-	.loc 1 2990
-	li %r0, 928
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 32]
-	.loc 1 2991
-	li %r0, 32
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 928]
-	.loc 1 2992
-	li %r0, 928
-	lvx %v3, %r10, %r0
-# mem128[qd + 32] = x0
-	.loc 1 2993
-	li %r0, 32
-	stvx %v0, %r11, %r0
-# mem128[qd + 2720] = x3
-	.loc 1 2994
-	li %r0, 2720
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 2995
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 32]
-	.loc 1 2996
-	li %r0, 32
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 2997
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 2998
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 928] = x5
-	.loc 1 2999
-	li %r0, 928
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 928]
-	.loc 1 3000
-	li %r0, 928
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 3001
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 3002
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1824] = x5
-	.loc 1 3003
-	li %r0, 1824
-	stvx %v0, %r11, %r0
-# x0 = mem128[qa + 48]
-	.loc 1 3004
-	li %r0, 48
-	lvx %v0, %r7, %r0
-# x1 = mem128[qa + 944]
-	.loc 1 3005
-	li %r0, 944
-	lvx %v1, %r7, %r0
-# x2 = mem128[qc + 48]
-	.loc 1 3006
-	li %r0, 48
-	lvx %v2, %r10, %r0
-# x3 = mem128[qc + 944]
-	.loc 1 3007
-	li %r0, 944
-	lvx %v3, %r10, %r0
-# mem128[qd + 48] = x0
-	.loc 1 3008
-	li %r0, 48
-	stvx %v0, %r11, %r0
-# mem128[qd + 2736] = x3
-	.loc 1 3009
-	li %r0, 2736
-	stvx %v3, %r11, %r0
-# 8x x4 = x1 - x2
-	.loc 1 3010
-	vsubuhm %v1, %v1, %v2
-# x5 = mem128[qb + 48]
-	.loc 1 3011
-	li %r0, 48
-	lvx %v2, %r8, %r0
-# 8x x5 = x5 - x0
-	.loc 1 3012
-	vsubuhm %v2, %v2, %v0
-# 8x x5 = x5 + x4
-	.loc 1 3013
-	vadduhm %v2, %v2, %v1
-# mem128[qd + 944] = x5
-	.loc 1 3014
-	li %r0, 944
-	stvx %v2, %r11, %r0
-# x5 = mem128[qb + 944]
-	.loc 1 3015
-	li %r0, 944
-	lvx %v0, %r8, %r0
-# 8x x5 = x5 - x3
-	.loc 1 3016
-	vsubuhm %v0, %v0, %v3
-# 8x x5 = x5 - x4
-	.loc 1 3017
-	vsubuhm %v0, %v0, %v1
-# mem128[qd + 1840] = x5
-	.loc 1 3018
-	li %r0, 1840
-	stvx %v0, %r11, %r0
-# qa = qa + 64
-	.loc 1 3019
-	addi %r7, %r7, 64
-# qb = qb + 64
-	.loc 1 3020
-	addi %r8, %r8, 64
-# qc = qc + 64
-	.loc 1 3021
-	addi %r10, %r10, 64
-# qd = qd + 64
-	.loc 1 3022
-	addi %r11, %r11, 64
-# i1 = i1 - 1
-	.loc 1 3023
-	addi %r12, %r12, -1
-# =? i1 - 0
-	.loc 1 3024
-	cmplwi %cr0, %r12, 0
-# goto loop26 if !=
-	.loc 1 3025
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop26
-# pa = pa + 5376
-	.loc 1 3026
-	addi %r4, %r4, 5376
-# pb = pb + 3584
-	.loc 1 3027
-	addi %r5, %r5, 3584
-# i0 = i0 - 1
-	.loc 1 3028
-	addi %r6, %r6, -1
-# =? i0 - 0
-	.loc 1 3029
-	cmplwi %cr0, %r6, 0
-# goto loop25 if !=
-	.loc 1 3030
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop25
-# x4 = mem128[w + 128]
-	.loc 1 3031
-	li %r0, 128
-	lvx %v1, %r9, %r0
-# x5 = mem128[w + 160]
-	.loc 1 3032
-	li %r0, 160
-	lvx %v2, %r9, %r0
-# x6 = mem128[w + 64]
-	.loc 1 3033
-	li %r0, 64
-	lvx %v3, %r9, %r0
-# x7 = mem128[w + 80]
-	.loc 1 3034
-	li %r0, 80
-	lvx %v4, %r9, %r0
-# pa = 69296
-	.loc 1 3035
-	lis %r4, 1
-	ori %r4, %r4, 3760
-# pa = w + pa
-	.loc 1 3036
-	add %r4, %r9, %r4
-# pb = 72880
-	.loc 1 3037
-	lis %r5, 1
-	ori %r5, %r5, 7344
-# pb = w + pb
-	.loc 1 3038
-	add %r5, %r9, %r5
-# pc = 108272
-	.loc 1 3039
-	lis %r6, 1
-	ori %r6, %r6, 42736
-# pc = w + pc
-	.loc 1 3040
-	add %r6, %r9, %r6
-# i1 = 56
-	.loc 1 3041
-	li %r7, 56
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop27:
-# x1 = mem128[pb]
-	.loc 1 3043
-	lvx %v5, 0, %r5
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 3044
-	vspltish %v0, 0
-	vmhaddshs %v6, %v5, %v2, %v0
-# 8x x1 = x1 * x4
-	.loc 1 3045
-	vspltish %v0, 0
-	vmladduhm %v7, %v5, %v1, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3046
-	vspltish %v0, 0
-	vmladduhm %v5, %v6, %v4, %v0
-# 8x x1 = x1 - x2
-	.loc 1 3047
-	vsubuhm %v7, %v7, %v5
-# x3 = mem128[pa]
-	.loc 1 3048
-	lvx %v5, 0, %r4
-# 8x x2 = mulhis15(x3, x6)
-	.loc 1 3049
-	vspltish %v0, 0
-	vmhaddshs %v6, %v5, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3050
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 3051
-	vadduhm %v6, %v6, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 3052
-	vspltish %v0, 10
-	vsrah %v6, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3053
-	vspltish %v0, 0
-	vmladduhm %v8, %v6, %v4, %v0
-# 8x x3 = x3 - x2
-	.loc 1 3054
-	vsubuhm %v5, %v5, %v8
-# 8x x1 = x1 + x3
-	.loc 1 3055
-	vadduhm %v7, %v7, %v5
-# 8x x2 = mulhis15(x1, x6)
-	.loc 1 3056
-	vspltish %v0, 0
-	vmhaddshs %v5, %v7, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3057
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 3058
-	vadduhm %v5, %v5, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 3059
-	vspltish %v0, 10
-	vsrah %v5, %v5, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3060
-	vspltish %v0, 0
-	vmladduhm %v6, %v5, %v4, %v0
-# 8x x1 = x1 - x2
-	.loc 1 3061
-	vsubuhm %v7, %v7, %v6
-# mem128[pc] = x1
-	.loc 1 3062
-	stvx %v7, 0, %r6
-# x1 = mem128[pb + 16]
-	.loc 1 3063
-	li %r0, 16
-	lvx %v5, %r5, %r0
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 3064
-	vspltish %v0, 0
-	vmhaddshs %v6, %v5, %v2, %v0
-# 8x x1 = x1 * x4
-	.loc 1 3065
-	vspltish %v0, 0
-	vmladduhm %v7, %v5, %v1, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3066
-	vspltish %v0, 0
-	vmladduhm %v5, %v6, %v4, %v0
-# 8x x1 = x1 - x2
-	.loc 1 3067
-	vsubuhm %v7, %v7, %v5
-# x3 = mem128[pa + 16]
-	.loc 1 3068
-	li %r0, 16
-	lvx %v5, %r4, %r0
-# 8x x2 = mulhis15(x3, x6)
-	.loc 1 3069
-	vspltish %v0, 0
-	vmhaddshs %v6, %v5, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3070
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 3071
-	vadduhm %v6, %v6, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 3072
-	vspltish %v0, 10
-	vsrah %v6, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3073
-	vspltish %v0, 0
-	vmladduhm %v8, %v6, %v4, %v0
-# 8x x3 = x3 - x2
-	.loc 1 3074
-	vsubuhm %v5, %v5, %v8
-# 8x x1 = x1 + x3
-	.loc 1 3075
-	vadduhm %v7, %v7, %v5
-# 8x x2 = mulhis15(x1, x6)
-	.loc 1 3076
-	vspltish %v0, 0
-	vmhaddshs %v5, %v7, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3077
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 3078
-	vadduhm %v5, %v5, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 3079
-	vspltish %v0, 10
-	vsrah %v5, %v5, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3080
-	vspltish %v0, 0
-	vmladduhm %v6, %v5, %v4, %v0
-# 8x x1 = x1 - x2
-	.loc 1 3081
-	vsubuhm %v7, %v7, %v6
-# mem128[pc + 16] = x1
-	.loc 1 3082
-	li %r0, 16
-	stvx %v7, %r6, %r0
-# x1 = mem128[pb + 32]
-	.loc 1 3083
-	li %r0, 32
-	lvx %v5, %r5, %r0
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 3084
-	vspltish %v0, 0
-	vmhaddshs %v6, %v5, %v2, %v0
-# 8x x1 = x1 * x4
-	.loc 1 3085
-	vspltish %v0, 0
-	vmladduhm %v7, %v5, %v1, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3086
-	vspltish %v0, 0
-	vmladduhm %v5, %v6, %v4, %v0
-# 8x x1 = x1 - x2
-	.loc 1 3087
-	vsubuhm %v7, %v7, %v5
-# x3 = mem128[pa + 32]
-	.loc 1 3088
-	li %r0, 32
-	lvx %v5, %r4, %r0
-# 8x x2 = mulhis15(x3, x6)
-	.loc 1 3089
-	vspltish %v0, 0
-	vmhaddshs %v6, %v5, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3090
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 3091
-	vadduhm %v6, %v6, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 3092
-	vspltish %v0, 10
-	vsrah %v6, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3093
-	vspltish %v0, 0
-	vmladduhm %v8, %v6, %v4, %v0
-# 8x x3 = x3 - x2
-	.loc 1 3094
-	vsubuhm %v5, %v5, %v8
-# 8x x1 = x1 + x3
-	.loc 1 3095
-	vadduhm %v7, %v7, %v5
-# 8x x2 = mulhis15(x1, x6)
-	.loc 1 3096
-	vspltish %v0, 0
-	vmhaddshs %v5, %v7, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3097
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 3098
-	vadduhm %v5, %v5, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 3099
-	vspltish %v0, 10
-	vsrah %v5, %v5, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3100
-	vspltish %v0, 0
-	vmladduhm %v6, %v5, %v4, %v0
-# 8x x1 = x1 - x2
-	.loc 1 3101
-	vsubuhm %v7, %v7, %v6
-# mem128[pc + 32] = x1
-	.loc 1 3102
-	li %r0, 32
-	stvx %v7, %r6, %r0
-# x1 = mem128[pb + 48]
-	.loc 1 3103
-	li %r0, 48
-	lvx %v5, %r5, %r0
-# 8x x2 = mulhis15(x1, x5)
-	.loc 1 3104
-	vspltish %v0, 0
-	vmhaddshs %v6, %v5, %v2, %v0
-# 8x x1 = x1 * x4
-	.loc 1 3105
-	vspltish %v0, 0
-	vmladduhm %v7, %v5, %v1, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3106
-	vspltish %v0, 0
-	vmladduhm %v5, %v6, %v4, %v0
-# 8x x1 = x1 - x2
-	.loc 1 3107
-	vsubuhm %v7, %v7, %v5
-# x3 = mem128[pa + 48]
-	.loc 1 3108
-	li %r0, 48
-	lvx %v5, %r4, %r0
-# 8x x2 = mulhis15(x3, x6)
-	.loc 1 3109
-	vspltish %v0, 0
-	vmhaddshs %v6, %v5, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3110
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 3111
-	vadduhm %v6, %v6, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 3112
-	vspltish %v0, 10
-	vsrah %v6, %v6, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3113
-	vspltish %v0, 0
-	vmladduhm %v8, %v6, %v4, %v0
-# 8x x3 = x3 - x2
-	.loc 1 3114
-	vsubuhm %v5, %v5, %v8
-# 8x x1 = x1 + x3
-	.loc 1 3115
-	vadduhm %v7, %v7, %v5
-# 8x x2 = mulhis15(x1, x6)
-	.loc 1 3116
-	vspltish %v0, 0
-	vmhaddshs %v5, %v7, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3117
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x2 = x2 + tv
-	.loc 1 3118
-	vadduhm %v5, %v5, %v0
-# (int16) 8x x2 >>= 10
-	.loc 1 3119
-	vspltish %v0, 10
-	vsrah %v5, %v5, %v0
-# 8x x2 = x2 * x7
-	.loc 1 3120
-	vspltish %v0, 0
-	vmladduhm %v6, %v5, %v4, %v0
-# 8x x1 = x1 - x2
-	.loc 1 3121
-	vsubuhm %v7, %v7, %v6
-# mem128[pc + 48] = x1
-	.loc 1 3122
-	li %r0, 48
-	stvx %v7, %r6, %r0
-# pa = pa + 64
-	.loc 1 3123
-	addi %r4, %r4, 64
-# pb = pb + 64
-	.loc 1 3124
-	addi %r5, %r5, 64
-# pc = pc + 64
-	.loc 1 3125
-	addi %r6, %r6, 64
-# i1 = i1 - 1
-	.loc 1 3126
-	addi %r7, %r7, -1
-# =? i1 - 0
-	.loc 1 3127
-	cmplwi %cr0, %r7, 0
-# goto loop27 if !=
-	.loc 1 3128
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop27
-# pa = 111856
-	.loc 1 3129
-	lis %r4, 1
-	ori %r4, %r4, 46320
-# pa = w + pa
-	.loc 1 3130
-	add %r4, %r9, %r4
-# z0 = 0
-	.loc 1 3131
-	vxor %v0, %v0, %v0
-# mem128[pa] = z0
-	.loc 1 3132
-	stvx %v0, 0, %r4
-# mem128[pa + 16] = z0
-	.loc 1 3133
+	.loc 1 1725
 	li %r0, 16
 	stvx %v0, %r4, %r0
-# pa = 108272
-	.loc 1 3134
-	lis %r4, 1
-	ori %r4, %r4, 42736
-# pa = w + pa
-	.loc 1 3135
-	add %r4, %r9, %r4
-# pb = 109984
-	.loc 1 3136
-	lis %r5, 1
-	ori %r5, %r5, 44448
-# pb = w + pb
-	.loc 1 3137
-	add %r5, %r9, %r5
-# pc = 109984
-	.loc 1 3138
-	lis %r6, 1
-	ori %r6, %r6, 44448
-# pc = w + pc
-	.loc 1 3139
-	add %r6, %r9, %r6
-# qd = 111888
-	.loc 1 3140
-	lis %r7, 1
-	ori %r7, %r7, 46352
-# qd = w + qd
-	.loc 1 3141
-	add %r7, %r9, %r7
-# x0 = mem128[pa]
-	.loc 1 3142
-	lvx %v0, 0, %r4
-# x1 = mem128[pb]
-	.loc 1 3143
-	lvx %v1, 0, %r5
-# x3 = mem128[pb + 16]
-	.loc 1 3144
+# mem128[qd + 784] = x3
+	.loc 1 1726
+	li %r0, 784
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1727
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 16]
+	.loc 1 1728
 	li %r0, 16
-	lvx %v2, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 3145
-	vsldoi %v1, %v1, %v2, 2
-# x2 = mem128[pc]
-	.loc 1 3146
-	lvx %v2, 0, %r6
-# x3 = mem128[w + 176]
-	.loc 1 3147
-	li %r0, 176
-	lvx %v5, %r9, %r0
-# x2 = x2 & x3
-	.loc 1 3148
-	vand %v2, %v2, %v5
-# 8x x0 = x0 + x1
-	.loc 1 3149
-	vadduhm %v0, %v0, %v1
-# 8x x0 = x0 + x2
-	.loc 1 3150
-	vadduhm %v1, %v0, %v2
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 3151
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3152
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 3153
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 3154
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
-	.loc 1 3155
-	vspltish %v0, 0
-	vmladduhm %v5, %v2, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 3156
-	vsubuhm %v1, %v1, %v5
-# mem128[qd] = x0
-	.loc 1 3157
-	stvx %v1, 0, %r7
-# pa = pa + 16
-	.loc 1 3158
-	addi %r4, %r4, 16
-# pb = pb + 16
-	.loc 1 3159
-	addi %r5, %r5, 16
-# pc = pc + 16
-	.loc 1 3160
-	addi %r6, %r6, 16
-# qd = qd + 16
-	.loc 1 3161
-	addi %r7, %r7, 16
-# i1 = 26
-	.loc 1 3162
-	li %r8, 26
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop28:
-# x0 = mem128[pa]
-	.loc 1 3164
-	lvx %v0, 0, %r4
-# x1 = mem128[pb]
-	.loc 1 3165
-	lvx %v1, 0, %r5
-# x3 = mem128[pb + 16]
-	.loc 1 3166
-	li %r0, 16
-	lvx %v2, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 3167
-	vsldoi %v1, %v1, %v2, 2
-# x2 = mem128[pc]
-	.loc 1 3168
-	lvx %v2, 0, %r6
-# 8x x0 = x0 + x1
-	.loc 1 3169
-	vadduhm %v0, %v0, %v1
-# 8x x0 = x0 + x2
-	.loc 1 3170
-	vadduhm %v1, %v0, %v2
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 3171
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3172
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 3173
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 3174
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
-	.loc 1 3175
-	vspltish %v0, 0
-	vmladduhm %v5, %v2, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 3176
-	vsubuhm %v1, %v1, %v5
-# mem128[qd] = x0
-	.loc 1 3177
-	stvx %v1, 0, %r7
-# x0 = mem128[pa + 16]
-	.loc 1 3178
-	li %r0, 16
-	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 16]
-	.loc 1 3179
-	li %r0, 16
-	lvx %v1, %r5, %r0
-# x3 = mem128[pb + 32]
-	.loc 1 3180
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1729
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1730
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 272] = x5
+	.loc 1 1731
+	li %r0, 272
+	stvx %v2, %r4, %r0
+# x5 = mem128[qb + 272]
+	.loc 1 1732
+	li %r0, 272
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1733
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1734
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 528] = x5
+	.loc 1 1735
+	li %r0, 528
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1736
+	li %r0, 32
+	lvx %v0, %r7, %r0
+# x1 = mem128[qa + 288]
+	.loc 1 1737
+	li %r0, 288
+	lvx %v1, %r7, %r0
+# x2 = mem128[qc + 32]
+	.loc 1 1738
 	li %r0, 32
 	lvx %v2, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 3181
-	vsldoi %v1, %v1, %v2, 2
-# x2 = mem128[pc + 16]
-	.loc 1 3182
-	li %r0, 16
-	lvx %v2, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 3183
-	vadduhm %v0, %v0, %v1
-# 8x x0 = x0 + x2
-	.loc 1 3184
-	vadduhm %v1, %v0, %v2
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 3185
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3186
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 3187
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 3188
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
-	.loc 1 3189
-	vspltish %v0, 0
-	vmladduhm %v5, %v2, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 3190
-	vsubuhm %v1, %v1, %v5
-# mem128[qd + 16] = x0
-	.loc 1 3191
-	li %r0, 16
-	stvx %v1, %r7, %r0
-# x0 = mem128[pa + 32]
-	.loc 1 3192
-	li %r0, 32
-	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 32]
-	.loc 1 3193
-	li %r0, 32
-	lvx %v1, %r5, %r0
-# x3 = mem128[pb + 48]
-	.loc 1 3194
-	li %r0, 48
-	lvx %v2, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 3195
-	vsldoi %v1, %v1, %v2, 2
-# x2 = mem128[pc + 32]
-	.loc 1 3196
-	li %r0, 32
-	lvx %v2, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 3197
-	vadduhm %v0, %v0, %v1
-# 8x x0 = x0 + x2
-	.loc 1 3198
-	vadduhm %v1, %v0, %v2
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 3199
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3200
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 3201
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 3202
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
-	.loc 1 3203
-	vspltish %v0, 0
-	vmladduhm %v5, %v2, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 3204
-	vsubuhm %v1, %v1, %v5
+# x3 = mem128[qc + 288]
+	.loc 1 1739
+	li %r0, 288
+	lvx %v3, %r5, %r0
 # mem128[qd + 32] = x0
-	.loc 1 3205
+	.loc 1 1740
 	li %r0, 32
-	stvx %v1, %r7, %r0
-# x0 = mem128[pa + 48]
-	.loc 1 3206
+	stvx %v0, %r4, %r0
+# mem128[qd + 800] = x3
+	.loc 1 1741
+	li %r0, 800
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1742
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 32]
+	.loc 1 1743
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1744
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1745
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 288] = x5
+	.loc 1 1746
+	li %r0, 288
+	stvx %v2, %r4, %r0
+# x5 = mem128[qb + 288]
+	.loc 1 1747
+	li %r0, 288
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1748
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1749
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 544] = x5
+	.loc 1 1750
+	li %r0, 544
+	stvx %v0, %r4, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1751
 	li %r0, 48
-	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 48]
-	.loc 1 3207
+	lvx %v0, %r7, %r0
+# x1 = mem128[qa + 304]
+	.loc 1 1752
+	li %r0, 304
+	lvx %v1, %r7, %r0
+# x2 = mem128[qc + 48]
+	.loc 1 1753
 	li %r0, 48
-	lvx %v1, %r5, %r0
-# x3 = mem128[pb + 64]
-	.loc 1 3208
-	li %r0, 64
 	lvx %v2, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 3209
-	vsldoi %v1, %v1, %v2, 2
-# x2 = mem128[pc + 48]
-	.loc 1 3210
-	li %r0, 48
-	lvx %v2, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 3211
-	vadduhm %v0, %v0, %v1
-# 8x x0 = x0 + x2
-	.loc 1 3212
-	vadduhm %v1, %v0, %v2
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 3213
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3214
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 3215
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 3216
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
-	.loc 1 3217
-	vspltish %v0, 0
-	vmladduhm %v5, %v2, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 3218
-	vsubuhm %v1, %v1, %v5
+# x3 = mem128[qc + 304]
+	.loc 1 1754
+	li %r0, 304
+	lvx %v3, %r5, %r0
 # mem128[qd + 48] = x0
-	.loc 1 3219
+	.loc 1 1755
 	li %r0, 48
-	stvx %v1, %r7, %r0
-# pa = pa + 64
-	.loc 1 3220
-	addi %r4, %r4, 64
-# pb = pb + 64
-	.loc 1 3221
+	stvx %v0, %r4, %r0
+# mem128[qd + 816] = x3
+	.loc 1 1756
+	li %r0, 816
+	stvx %v3, %r4, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1757
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 48]
+	.loc 1 1758
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1759
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1760
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 304] = x5
+	.loc 1 1761
+	li %r0, 304
+	stvx %v2, %r4, %r0
+# x5 = mem128[qb + 304]
+	.loc 1 1762
+	li %r0, 304
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1763
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1764
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 560] = x5
+	.loc 1 1765
+	li %r0, 560
+	stvx %v0, %r4, %r0
+# qa = qa + 64
+	.loc 1 1766
+	addi %r7, %r7, 64
+# qb = qb + 64
+	.loc 1 1767
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 1768
 	addi %r5, %r5, 64
-# pc = pc + 64
-	.loc 1 3222
-	addi %r6, %r6, 64
 # qd = qd + 64
-	.loc 1 3223
+	.loc 1 1769
+	addi %r4, %r4, 64
+# i1 = i1 - 1
+	.loc 1 1770
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 1771
+	cmplwi %cr0, %r6, 0
+# goto loop25 if !=
+	.loc 1 1772
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop25
+# pa = pa + 1536
+	.loc 1 1773
+	mr %r7, %r10
+	addi %r7, %r7, 1536
+# pb = pb + 1024
+	.loc 1 1774
+	mr %r4, %r11
+	addi %r4, %r4, 1024
+# i0 = i0 - 1
+	.loc 1 1775
+	mr %r5, %r12
+	addi %r5, %r5, -1
+# =? i0 - 0
+	.loc 1 1776
+	cmplwi %cr0, %r5, 0
+# goto loop24 if !=
+	.loc 1 1777
+	mr %r3, %r8
+	mr %r6, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop24
+# pa = w + 6384
+	.loc 1 1778
+	addi %r5, %r6, 6384
+# pb = 115376
+	.loc 1 1779
+	lis %r4, 1
+	ori %r4, %r4, 49840
+# pb = w + pb
+	.loc 1 1780
+	add %r7, %r6, %r4
+# i0 = 9
+	.loc 1 1781
+	li %r4, 9
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop26:
+# qa = pa
+	.loc 1 1783
+	mr %r12, %r4
+	mr %r9, %r6
+	mr %r8, %r3
+# qb = pa + 1024
+	.loc 1 1784
+	addi %r3, %r5, 1024
+# qc = pa + 2048
+	.loc 1 1785
+	addi %r4, %r5, 2048
+# qd = pb
+	.loc 1 1786
+	mr %r10, %r5
+# i1 = 8
+	.loc 1 1787
+	mr %r11, %r7
+	li %r6, 8
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop27:
+# x0 = mem128[qa]
+	.loc 1 1789
+	lvx %v0, 0, %r5
+# x1 = mem128[qa + 512]
+	.loc 1 1790
+	li %r0, 512
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc]
+	.loc 1 1791
+	lvx %v2, 0, %r4
+# x3 = mem128[qc + 512]
+	.loc 1 1792
+	li %r0, 512
+	lvx %v3, %r4, %r0
+# mem128[qd] = x0
+	.loc 1 1793
+	stvx %v0, 0, %r7
+# mem128[qd + 1536] = x3
+	.loc 1 1794
+	li %r0, 1536
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1795
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb]
+	.loc 1 1796
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1797
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1798
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 512] = x5
+	.loc 1 1799
+	li %r0, 512
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 512]
+	.loc 1 1800
+	li %r0, 512
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1801
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1802
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1024] = x5
+	.loc 1 1803
+	li %r0, 1024
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 1804
+	li %r0, 16
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 528]
+	.loc 1 1805
+	li %r0, 528
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 16]
+	.loc 1 1806
+	li %r0, 16
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 528]
+	.loc 1 1807
+	li %r0, 528
+	lvx %v3, %r4, %r0
+# mem128[qd + 16] = x0
+	.loc 1 1808
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[qd + 1552] = x3
+	.loc 1 1809
+	li %r0, 1552
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1810
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 16]
+	.loc 1 1811
+	li %r0, 16
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1812
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1813
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 528] = x5
+	.loc 1 1814
+	li %r0, 528
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 528]
+	.loc 1 1815
+	li %r0, 528
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1816
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1817
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1040] = x5
+	.loc 1 1818
+	li %r0, 1040
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1819
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 544]
+	.loc 1 1820
+	li %r0, 544
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 32]
+	.loc 1 1821
+	li %r0, 32
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 544]
+	.loc 1 1822
+	li %r0, 544
+	lvx %v3, %r4, %r0
+# mem128[qd + 32] = x0
+	.loc 1 1823
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[qd + 1568] = x3
+	.loc 1 1824
+	li %r0, 1568
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1825
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 32]
+	.loc 1 1826
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1827
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1828
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 544] = x5
+	.loc 1 1829
+	li %r0, 544
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 544]
+	.loc 1 1830
+	li %r0, 544
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1831
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1832
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1056] = x5
+	.loc 1 1833
+	li %r0, 1056
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1834
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 560]
+	.loc 1 1835
+	li %r0, 560
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 48]
+	.loc 1 1836
+	li %r0, 48
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 560]
+	.loc 1 1837
+	li %r0, 560
+	lvx %v3, %r4, %r0
+# mem128[qd + 48] = x0
+	.loc 1 1838
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[qd + 1584] = x3
+	.loc 1 1839
+	li %r0, 1584
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1840
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 48]
+	.loc 1 1841
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1842
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1843
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 560] = x5
+	.loc 1 1844
+	li %r0, 560
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 560]
+	.loc 1 1845
+	li %r0, 560
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1846
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1847
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 1072] = x5
+	.loc 1 1848
+	li %r0, 1072
+	stvx %v0, %r7, %r0
+# qa = qa + 64
+	.loc 1 1849
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 1850
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 1851
+	addi %r4, %r4, 64
+# qd = qd + 64
+	.loc 1 1852
 	addi %r7, %r7, 64
 # i1 = i1 - 1
-	.loc 1 3224
-	addi %r8, %r8, -1
+	.loc 1 1853
+	addi %r6, %r6, -1
 # =? i1 - 0
-	.loc 1 3225
-	cmplwi %cr0, %r8, 0
-# goto loop28 if !=
-	.loc 1 3226
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop28
-# x0 = mem128[pa]
-	.loc 1 3227
-	lvx %v0, 0, %r4
-# x1 = mem128[pb]
-	.loc 1 3228
-	lvx %v1, 0, %r5
-# x3 = mem128[pb + 16]
-	.loc 1 3229
-	li %r0, 16
-	lvx %v2, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 3230
-	vsldoi %v1, %v1, %v2, 2
-# x2 = mem128[pc]
-	.loc 1 3231
-	lvx %v2, 0, %r6
-# 8x x0 = x0 + x1
-	.loc 1 3232
-	vadduhm %v0, %v0, %v1
-# 8x x0 = x0 + x2
-	.loc 1 3233
-	vadduhm %v1, %v0, %v2
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 3234
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3235
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 3236
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 3237
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
-	.loc 1 3238
-	vspltish %v0, 0
-	vmladduhm %v5, %v2, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 3239
-	vsubuhm %v1, %v1, %v5
+	.loc 1 1854
+	cmplwi %cr0, %r6, 0
+# goto loop27 if !=
+	.loc 1 1855
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop27
+# pa = pa + 3072
+	.loc 1 1856
+	mr %r5, %r10
+	addi %r5, %r5, 3072
+# pb = pb + 2048
+	.loc 1 1857
+	mr %r7, %r11
+	addi %r7, %r7, 2048
+# i0 = i0 - 1
+	.loc 1 1858
+	mr %r4, %r12
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 1859
+	cmplwi %cr0, %r4, 0
+# goto loop26 if !=
+	.loc 1 1860
+	mr %r3, %r8
+	mr %r6, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop26
+# pa = 115376
+	.loc 1 1861
+	lis %r4, 1
+	ori %r4, %r4, 49840
+# pa = w + pa
+	.loc 1 1862
+	add %r5, %r6, %r4
+# pb = w + 6384
+	.loc 1 1863
+	addi %r7, %r6, 6384
+# i0 = 3
+	.loc 1 1864
+	li %r4, 3
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop28:
+# qa = pa
+	.loc 1 1866
+	mr %r12, %r4
+	mr %r9, %r6
+	mr %r8, %r3
+# qb = pa + 2048
+	.loc 1 1867
+	addi %r3, %r5, 2048
+# qc = pa + 4096
+	.loc 1 1868
+	addi %r4, %r5, 4096
+# qd = pb
+	.loc 1 1869
+	mr %r10, %r5
+# i1 = 16
+	.loc 1 1870
+	mr %r11, %r7
+	li %r6, 16
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop29:
+# x0 = mem128[qa]
+	.loc 1 1872
+	lvx %v0, 0, %r5
+# x1 = mem128[qa + 1024]
+	.loc 1 1873
+	li %r0, 1024
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc]
+	.loc 1 1874
+	lvx %v2, 0, %r4
+# x3 = mem128[qc + 1024]
+	.loc 1 1875
+	li %r0, 1024
+	lvx %v3, %r4, %r0
 # mem128[qd] = x0
-	.loc 1 3240
-	stvx %v1, 0, %r7
-# x0 = mem128[pa + 16]
-	.loc 1 3241
+	.loc 1 1876
+	stvx %v0, 0, %r7
+# mem128[qd + 3072] = x3
+	.loc 1 1877
+	li %r0, 3072
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1878
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb]
+	.loc 1 1879
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1880
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1881
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1024] = x5
+	.loc 1 1882
+	li %r0, 1024
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 1024]
+	.loc 1 1883
+	li %r0, 1024
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1884
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1885
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 2048] = x5
+	.loc 1 1886
+	li %r0, 2048
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 1887
+	li %r0, 16
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 1040]
+	.loc 1 1888
+	li %r0, 1040
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 16]
+	.loc 1 1889
+	li %r0, 16
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 1040]
+	.loc 1 1890
+	li %r0, 1040
+	lvx %v3, %r4, %r0
+# mem128[qd + 16] = x0
+	.loc 1 1891
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[qd + 3088] = x3
+	.loc 1 1892
+	li %r0, 3088
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1893
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 16]
+	.loc 1 1894
+	li %r0, 16
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1895
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1896
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1040] = x5
+	.loc 1 1897
+	li %r0, 1040
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 1040]
+	.loc 1 1898
+	li %r0, 1040
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1899
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1900
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 2064] = x5
+	.loc 1 1901
+	li %r0, 2064
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1902
+	li %r0, 32
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 1056]
+	.loc 1 1903
+	li %r0, 1056
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 32]
+	.loc 1 1904
+	li %r0, 32
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 1056]
+	.loc 1 1905
+	li %r0, 1056
+	lvx %v3, %r4, %r0
+# mem128[qd + 32] = x0
+	.loc 1 1906
+	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[qd + 3104] = x3
+	.loc 1 1907
+	li %r0, 3104
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1908
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 32]
+	.loc 1 1909
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1910
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1911
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1056] = x5
+	.loc 1 1912
+	li %r0, 1056
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 1056]
+	.loc 1 1913
+	li %r0, 1056
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1914
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1915
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 2080] = x5
+	.loc 1 1916
+	li %r0, 2080
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1917
+	li %r0, 48
+	lvx %v0, %r5, %r0
+# x1 = mem128[qa + 1072]
+	.loc 1 1918
+	li %r0, 1072
+	lvx %v1, %r5, %r0
+# x2 = mem128[qc + 48]
+	.loc 1 1919
+	li %r0, 48
+	lvx %v2, %r4, %r0
+# x3 = mem128[qc + 1072]
+	.loc 1 1920
+	li %r0, 1072
+	lvx %v3, %r4, %r0
+# mem128[qd + 48] = x0
+	.loc 1 1921
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[qd + 3120] = x3
+	.loc 1 1922
+	li %r0, 3120
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1923
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 48]
+	.loc 1 1924
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1925
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1926
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 1072] = x5
+	.loc 1 1927
+	li %r0, 1072
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 1072]
+	.loc 1 1928
+	li %r0, 1072
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1929
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1930
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 2096] = x5
+	.loc 1 1931
+	li %r0, 2096
+	stvx %v0, %r7, %r0
+# qa = qa + 64
+	.loc 1 1932
+	addi %r5, %r5, 64
+# qb = qb + 64
+	.loc 1 1933
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 1934
+	addi %r4, %r4, 64
+# qd = qd + 64
+	.loc 1 1935
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 1936
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 1937
+	cmplwi %cr0, %r6, 0
+# goto loop29 if !=
+	.loc 1 1938
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop29
+# pa = pa + 6144
+	.loc 1 1939
+	mr %r5, %r10
+	addi %r5, %r5, 6144
+# pb = pb + 4096
+	.loc 1 1940
+	mr %r7, %r11
+	addi %r7, %r7, 4096
+# i0 = i0 - 1
+	.loc 1 1941
+	mr %r4, %r12
+	addi %r4, %r4, -1
+# =? i0 - 0
+	.loc 1 1942
+	cmplwi %cr0, %r4, 0
+# goto loop28 if !=
+	.loc 1 1943
+	mr %r3, %r8
+	mr %r6, %r9
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop28
+# pa = w + 6384
+	.loc 1 1944
+	mr %r10, %r3
+	addi %r4, %r6, 6384
+# pb = 115376
+	.loc 1 1945
+	lis %r3, 1
+	ori %r3, %r3, 49840
+# pb = w + pb
+	.loc 1 1946
+	add %r7, %r6, %r3
+# qa = pa
+	.loc 1 1947
+	mr %r8, %r6
+# qb = pa + 4096
+	.loc 1 1948
+	addi %r3, %r4, 4096
+# qc = pa + 8192
+	.loc 1 1949
+	addi %r5, %r4, 8192
+# i1 = 32
+	.loc 1 1951
+	li %r6, 32
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop30:
+# x0 = mem128[qa]
+	.loc 1 1953
+	lvx %v0, 0, %r4
+# x1 = mem128[qa + 2048]
+	.loc 1 1954
+	li %r0, 2048
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc]
+	.loc 1 1955
+	lvx %v2, 0, %r5
+# x3 = mem128[qc + 2048]
+	.loc 1 1956
+	li %r0, 2048
+	lvx %v3, %r5, %r0
+# mem128[qd] = x0
+	.loc 1 1957
+	stvx %v0, 0, %r7
+# mem128[qd + 6144] = x3
+	.loc 1 1958
+	li %r0, 6144
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1959
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb]
+	.loc 1 1960
+	lvx %v2, 0, %r3
+# 4x x5 = x5 - x0
+	.loc 1 1961
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1962
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 2048] = x5
+	.loc 1 1963
+	li %r0, 2048
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 2048]
+	.loc 1 1964
+	li %r0, 2048
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1965
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1966
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 4096] = x5
+	.loc 1 1967
+	li %r0, 4096
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 16]
+	.loc 1 1968
 	li %r0, 16
 	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 16]
-	.loc 1 3242
+# x1 = mem128[qa + 2064]
+	.loc 1 1969
+	li %r0, 2064
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc + 16]
+	.loc 1 1970
 	li %r0, 16
-	lvx %v1, %r5, %r0
-# x3 = mem128[pb + 32]
-	.loc 1 3243
+	lvx %v2, %r5, %r0
+# x3 = mem128[qc + 2064]
+	.loc 1 1971
+	li %r0, 2064
+	lvx %v3, %r5, %r0
+# mem128[qd + 16] = x0
+	.loc 1 1972
+	li %r0, 16
+	stvx %v0, %r7, %r0
+# mem128[qd + 6160] = x3
+	.loc 1 1973
+	li %r0, 6160
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1974
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 16]
+	.loc 1 1975
+	li %r0, 16
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1976
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1977
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 2064] = x5
+	.loc 1 1978
+	li %r0, 2064
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 2064]
+	.loc 1 1979
+	li %r0, 2064
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1980
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1981
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 4112] = x5
+	.loc 1 1982
+	li %r0, 4112
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 32]
+	.loc 1 1983
+	li %r0, 32
+	lvx %v0, %r4, %r0
+# x1 = mem128[qa + 2080]
+	.loc 1 1984
+	li %r0, 2080
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc + 32]
+	.loc 1 1985
 	li %r0, 32
 	lvx %v2, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 3244
-	vsldoi %v1, %v1, %v2, 2
-# x2 = mem128[pc + 16]
-	.loc 1 3245
-	li %r0, 16
-	lvx %v2, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 3246
-	vadduhm %v0, %v0, %v1
-# 8x x0 = x0 + x2
-	.loc 1 3247
-	vadduhm %v1, %v0, %v2
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 3248
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3249
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 3250
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 3251
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
-	.loc 1 3252
-	vspltish %v0, 0
-	vmladduhm %v5, %v2, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 3253
-	vsubuhm %v1, %v1, %v5
-# mem128[qd + 16] = x0
-	.loc 1 3254
-	li %r0, 16
-	stvx %v1, %r7, %r0
-# x0 = mem128[pa + 32]
-	.loc 1 3255
+# x3 = mem128[qc + 2080]
+	.loc 1 1986
+	li %r0, 2080
+	lvx %v3, %r5, %r0
+# mem128[qd + 32] = x0
+	.loc 1 1987
 	li %r0, 32
+	stvx %v0, %r7, %r0
+# mem128[qd + 6176] = x3
+	.loc 1 1988
+	li %r0, 6176
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 1989
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 32]
+	.loc 1 1990
+	li %r0, 32
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 1991
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 1992
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 2080] = x5
+	.loc 1 1993
+	li %r0, 2080
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 2080]
+	.loc 1 1994
+	li %r0, 2080
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 1995
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 1996
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 4128] = x5
+	.loc 1 1997
+	li %r0, 4128
+	stvx %v0, %r7, %r0
+# x0 = mem128[qa + 48]
+	.loc 1 1998
+	li %r0, 48
 	lvx %v0, %r4, %r0
-# x1 = mem128[pb + 32]
-	.loc 1 3256
-	li %r0, 32
-	lvx %v1, %r5, %r0
-# x3 = mem128[pb + 48]
-	.loc 1 3257
+# x1 = mem128[qa + 2096]
+	.loc 1 1999
+	li %r0, 2096
+	lvx %v1, %r4, %r0
+# x2 = mem128[qc + 48]
+	.loc 1 2000
 	li %r0, 48
 	lvx %v2, %r5, %r0
-# x1 = shiftleftbytes(x1, x3, 2)
-	.loc 1 3258
-	vsldoi %v1, %v1, %v2, 2
-# x2 = mem128[pc + 32]
-	.loc 1 3259
-	li %r0, 32
+# x3 = mem128[qc + 2096]
+	.loc 1 2001
+	li %r0, 2096
+	lvx %v3, %r5, %r0
+# mem128[qd + 48] = x0
+	.loc 1 2002
+	li %r0, 48
+	stvx %v0, %r7, %r0
+# mem128[qd + 6192] = x3
+	.loc 1 2003
+	li %r0, 6192
+	stvx %v3, %r7, %r0
+# 4x x1 = x1 - x2
+	.loc 1 2004
+	vsubuwm %v1, %v1, %v2
+# x5 = mem128[qb + 48]
+	.loc 1 2005
+	li %r0, 48
+	lvx %v2, %r3, %r0
+# 4x x5 = x5 - x0
+	.loc 1 2006
+	vsubuwm %v2, %v2, %v0
+# 4x x5 = x5 + x1
+	.loc 1 2007
+	vadduwm %v2, %v2, %v1
+# mem128[qd + 2096] = x5
+	.loc 1 2008
+	li %r0, 2096
+	stvx %v2, %r7, %r0
+# x5 = mem128[qb + 2096]
+	.loc 1 2009
+	li %r0, 2096
+	lvx %v0, %r3, %r0
+# 4x x5 = x5 - x3
+	.loc 1 2010
+	vsubuwm %v0, %v0, %v3
+# 4x x5 = x5 - x1
+	.loc 1 2011
+	vsubuwm %v0, %v0, %v1
+# mem128[qd + 4144] = x5
+	.loc 1 2012
+	li %r0, 4144
+	stvx %v0, %r7, %r0
+# qa = qa + 64
+	.loc 1 2013
+	addi %r4, %r4, 64
+# qb = qb + 64
+	.loc 1 2014
+	addi %r3, %r3, 64
+# qc = qc + 64
+	.loc 1 2015
+	addi %r5, %r5, 64
+# qd = qd + 64
+	.loc 1 2016
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 2017
+	addi %r6, %r6, -1
+# =? i1 - 0
+	.loc 1 2018
+	cmplwi %cr0, %r6, 0
+# goto loop30 if !=
+	.loc 1 2019
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop30
+# x4 = mem128[w + 176]
+	.loc 1 2020
+	mr %r6, %r8
+	li %r0, 176
+	lvx %v1, %r6, %r0
+# x5 = mem128[w + 192]
+	.loc 1 2021
+	li %r0, 192
 	lvx %v2, %r6, %r0
-# 8x x0 = x0 + x1
-	.loc 1 3260
-	vadduhm %v0, %v0, %v1
-# 8x x0 = x0 + x2
-	.loc 1 3261
-	vadduhm %v1, %v0, %v2
-# 8x x1 = mulhis15(x0, x6)
-	.loc 1 3262
-	vspltish %v0, 0
-	vmhaddshs %v2, %v1, %v3, %v0
-# tv = mem128[w + 96]
-	.loc 1 3263
-	li %r0, 96
-	lvx %v0, %r9, %r0
-# 8x x1 = x1 + tv
-	.loc 1 3264
-	vadduhm %v2, %v2, %v0
-# (int16) 8x x1 >>= 10
-	.loc 1 3265
-	vspltish %v0, 10
-	vsrah %v2, %v2, %v0
-# 8x x1 = x1 * x7
-	.loc 1 3266
-	vspltish %v0, 0
-	vmladduhm %v3, %v2, %v4, %v0
-# 8x x0 = x0 - x1
-	.loc 1 3267
-	vsubuhm %v1, %v1, %v3
-# mem128[qd + 32] = x0
-	.loc 1 3268
-	li %r0, 32
-	stvx %v1, %r7, %r0
-# pa = 111888
-	.loc 1 3269
-	lis %r4, 1
-	ori %r4, %r4, 46352
+# x6 = mem128[w + 64]
+	.loc 1 2022
+	li %r0, 64
+	lvx %v3, %r6, %r0
+# x7 = mem128[w + 80]
+	.loc 1 2023
+	li %r0, 80
+	lvx %v4, %r6, %r0
+# pa = 115376
+	.loc 1 2024
+	lis %r3, 1
+	ori %r3, %r3, 49840
 # pa = w + pa
-	.loc 1 3270
-	add %r4, %r9, %r4
+	.loc 1 2025
+	add %r3, %r6, %r3
+# pb = 118800
+	.loc 1 2026
+	lis %r4, 1
+	ori %r4, %r4, 53264
+# pb = w + pb
+	.loc 1 2027
+	add %r4, %r6, %r4
+# pc = 118800
+	.loc 1 2028
+	lis %r5, 1
+	ori %r5, %r5, 53264
+# pc = w + pc
+	.loc 1 2029
+	add %r5, %r6, %r5
+# qd = 159920
+	.loc 1 2030
+	lis %r7, 2
+	ori %r7, %r7, 28848
+# qd = w + qd
+	.loc 1 2031
+	add %r7, %r6, %r7
+# x0 = mem128[pa]
+	.loc 1 2032
+	lvx %v0, 0, %r3
+# a0 = mem128[pb]
+	.loc 1 2033
+	lvx %v5, 0, %r4
+# a1 = mem128[pb + 16]
+	.loc 1 2034
+	li %r0, 16
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2035
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 2036
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc]
+	.loc 1 2037
+	lvx %v5, 0, %r5
+# a1 = mem128[w + 224]
+	.loc 1 2038
+	li %r0, 224
+	lvx %v6, %r6, %r0
+# x2 = x2 & a1
+	.loc 1 2039
+	vand %v5, %v5, %v6
+# 4x x0 = x0 + x2
+	.loc 1 2040
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 2041
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 2042
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 2043
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 2044
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 2045
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 16]
+	.loc 1 2046
+	li %r0, 16
+	lvx %v0, %r3, %r0
+# a0 = mem128[pb + 16]
+	.loc 1 2047
+	li %r0, 16
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 32]
+	.loc 1 2048
+	li %r0, 32
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2049
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 2050
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 16]
+	.loc 1 2051
+	li %r0, 16
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 2052
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 2053
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 2054
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 2055
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 2056
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 2057
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 2058
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 2059
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 2060
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2061
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2062
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2063
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2064
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 2065
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 2066
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 2067
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 2068
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 2069
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 2070
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 2071
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2072
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2073
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2074
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2075
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 2076
+	vsubuhm %v8, %v8, %v6
+# mem128[qd] = x0
+	.loc 1 2077
+	stvx %v8, 0, %r7
+# pa = pa + 32
+	.loc 1 2078
+	addi %r8, %r3, 32
+# pb = pb + 32
+	.loc 1 2079
+	addi %r4, %r4, 32
+# pc = pc + 32
+	.loc 1 2080
+	addi %r5, %r5, 32
+# qd = qd + 16
+	.loc 1 2081
+	addi %r7, %r7, 16
+# i1 = 26
+	.loc 1 2082
+	li %r9, 26
+	mr %r3, %r10
+	mr %r10, %r3
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop31:
+# x0 = mem128[pa]
+	.loc 1 2084
+	lvx %v0, 0, %r8
+# a0 = mem128[pb]
+	.loc 1 2085
+	lvx %v5, 0, %r4
+# a1 = mem128[pb + 16]
+	.loc 1 2086
+	li %r0, 16
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2087
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 2088
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc]
+	.loc 1 2089
+	lvx %v5, 0, %r5
+# 4x x0 = x0 + x2
+	.loc 1 2090
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 2091
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 2092
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 2093
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 2094
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 2095
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 16]
+	.loc 1 2096
+	li %r0, 16
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 16]
+	.loc 1 2097
+	li %r0, 16
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 32]
+	.loc 1 2098
+	li %r0, 32
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2099
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 2100
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 16]
+	.loc 1 2101
+	li %r0, 16
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 2102
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 2103
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 2104
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 2105
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 2106
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 2107
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 2108
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 2109
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 2110
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2111
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2112
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2113
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2114
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 2115
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 2116
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 2117
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 2118
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 2119
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 2120
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 2121
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2122
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2123
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2124
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2125
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 2126
+	vsubuhm %v8, %v8, %v6
+# mem128[qd] = x0
+	.loc 1 2127
+	stvx %v8, 0, %r7
+# x0 = mem128[pa + 32]
+	.loc 1 2128
+	li %r0, 32
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 32]
+	.loc 1 2129
+	li %r0, 32
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 48]
+	.loc 1 2130
+	li %r0, 48
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2131
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 2132
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc + 32]
+	.loc 1 2133
+	li %r0, 32
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
+	.loc 1 2134
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 2135
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 2136
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 2137
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 2138
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 2139
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 48]
+	.loc 1 2140
+	li %r0, 48
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 48]
+	.loc 1 2141
+	li %r0, 48
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 64]
+	.loc 1 2142
+	li %r0, 64
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2143
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 2144
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 48]
+	.loc 1 2145
+	li %r0, 48
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 2146
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 2147
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 2148
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 2149
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 2150
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 2151
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 2152
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 2153
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 2154
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2155
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2156
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2157
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2158
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 2159
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 2160
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 2161
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 2162
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 2163
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 2164
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 2165
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2166
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2167
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2168
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2169
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 2170
+	vsubuhm %v8, %v8, %v6
+# mem128[qd + 16] = x0
+	.loc 1 2171
+	li %r0, 16
+	stvx %v8, %r7, %r0
+# x0 = mem128[pa + 64]
+	.loc 1 2172
+	li %r0, 64
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 64]
+	.loc 1 2173
+	li %r0, 64
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 80]
+	.loc 1 2174
+	li %r0, 80
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2175
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 2176
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc + 64]
+	.loc 1 2177
+	li %r0, 64
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
+	.loc 1 2178
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 2179
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 2180
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 2181
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 2182
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 2183
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 80]
+	.loc 1 2184
+	li %r0, 80
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 80]
+	.loc 1 2185
+	li %r0, 80
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 96]
+	.loc 1 2186
+	li %r0, 96
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2187
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 2188
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 80]
+	.loc 1 2189
+	li %r0, 80
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 2190
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 2191
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 2192
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 2193
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 2194
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 2195
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 2196
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 2197
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 2198
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2199
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2200
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2201
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2202
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 2203
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 2204
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 2205
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 2206
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 2207
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 2208
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 2209
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2210
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2211
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2212
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2213
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 2214
+	vsubuhm %v8, %v8, %v6
+# mem128[qd + 32] = x0
+	.loc 1 2215
+	li %r0, 32
+	stvx %v8, %r7, %r0
+# x0 = mem128[pa + 96]
+	.loc 1 2216
+	li %r0, 96
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 96]
+	.loc 1 2217
+	li %r0, 96
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 112]
+	.loc 1 2218
+	li %r0, 112
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2219
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 2220
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc + 96]
+	.loc 1 2221
+	li %r0, 96
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
+	.loc 1 2222
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 2223
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 2224
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 2225
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 2226
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 2227
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 112]
+	.loc 1 2228
+	li %r0, 112
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 112]
+	.loc 1 2229
+	li %r0, 112
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 128]
+	.loc 1 2230
+	li %r0, 128
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2231
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 2232
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 112]
+	.loc 1 2233
+	li %r0, 112
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 2234
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 2235
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 2236
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 2237
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 2238
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 2239
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 2240
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 2241
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 2242
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2243
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2244
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2245
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2246
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 2247
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 2248
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 2249
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 2250
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 2251
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 2252
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 2253
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2254
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2255
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2256
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2257
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 2258
+	vsubuhm %v8, %v8, %v6
+# mem128[qd + 48] = x0
+	.loc 1 2259
+	li %r0, 48
+	stvx %v8, %r7, %r0
+# pa = pa + 128
+	.loc 1 2260
+	addi %r8, %r8, 128
+# pb = pb + 128
+	.loc 1 2261
+	addi %r4, %r4, 128
+# pc = pc + 128
+	.loc 1 2262
+	addi %r5, %r5, 128
+# qd = qd + 64
+	.loc 1 2263
+	addi %r7, %r7, 64
+# i1 = i1 - 1
+	.loc 1 2264
+	addi %r9, %r9, -1
+# =? i1 - 0
+	.loc 1 2265
+	cmplwi %cr0, %r9, 0
+# goto loop31 if !=
+	.loc 1 2266
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop31
+# x0 = mem128[pa]
+	.loc 1 2267
+	lvx %v0, 0, %r8
+# a0 = mem128[pb]
+	.loc 1 2268
+	lvx %v5, 0, %r4
+# a1 = mem128[pb + 16]
+	.loc 1 2269
+	li %r0, 16
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2270
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 2271
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc]
+	.loc 1 2272
+	lvx %v5, 0, %r5
+# 4x x0 = x0 + x2
+	.loc 1 2273
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 2274
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 2275
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 2276
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 2277
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 2278
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 16]
+	.loc 1 2279
+	li %r0, 16
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 16]
+	.loc 1 2280
+	li %r0, 16
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 32]
+	.loc 1 2281
+	li %r0, 32
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2282
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 2283
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 16]
+	.loc 1 2284
+	li %r0, 16
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 2285
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 2286
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 2287
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 2288
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 2289
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 2290
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 2291
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 2292
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 2293
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2294
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2295
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2296
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2297
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 2298
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 2299
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 2300
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 2301
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 2302
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 2303
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 2304
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2305
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2306
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2307
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2308
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 2309
+	vsubuhm %v8, %v8, %v6
+# mem128[qd] = x0
+	.loc 1 2310
+	stvx %v8, 0, %r7
+# x0 = mem128[pa + 32]
+	.loc 1 2311
+	li %r0, 32
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 32]
+	.loc 1 2312
+	li %r0, 32
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 48]
+	.loc 1 2313
+	li %r0, 48
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2314
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 2315
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc + 32]
+	.loc 1 2316
+	li %r0, 32
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
+	.loc 1 2317
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 2318
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 2319
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 2320
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 2321
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 2322
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 48]
+	.loc 1 2323
+	li %r0, 48
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 48]
+	.loc 1 2324
+	li %r0, 48
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 64]
+	.loc 1 2325
+	li %r0, 64
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2326
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 2327
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 48]
+	.loc 1 2328
+	li %r0, 48
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 2329
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 2330
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 2331
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 2332
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 2333
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 2334
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 2335
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 2336
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 2337
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2338
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2339
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2340
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2341
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 2342
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 2343
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 2344
+	vspltish %v0, 0
+	vmladduhm %v8, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 2345
+	vspltish %v0, 0
+	vmladduhm %v5, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 2346
+	vsubuhm %v8, %v8, %v5
+# 8x x0 = x0 + x2
+	.loc 1 2347
+	vadduhm %v8, %v8, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 2348
+	vspltish %v0, 0
+	vmhaddshs %v5, %v8, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2349
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2350
+	vadduhm %v5, %v5, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2351
+	vspltish %v0, 10
+	vsrah %v5, %v5, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2352
+	vspltish %v0, 0
+	vmladduhm %v6, %v5, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 2353
+	vsubuhm %v8, %v8, %v6
+# mem128[qd + 16] = x0
+	.loc 1 2354
+	li %r0, 16
+	stvx %v8, %r7, %r0
+# x0 = mem128[pa + 64]
+	.loc 1 2355
+	li %r0, 64
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 64]
+	.loc 1 2356
+	li %r0, 64
+	lvx %v5, %r4, %r0
+# a1 = mem128[pb + 80]
+	.loc 1 2357
+	li %r0, 80
+	lvx %v6, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2358
+	vsldoi %v5, %v5, %v6, 4
+# 4x x0 = x0 + a0
+	.loc 1 2359
+	vadduwm %v0, %v0, %v5
+# x2 = mem128[pc + 64]
+	.loc 1 2360
+	li %r0, 64
+	lvx %v5, %r5, %r0
+# 4x x0 = x0 + x2
+	.loc 1 2361
+	vadduwm %v5, %v0, %v5
+# x2 = x0
+	.loc 1 2362
+	vor %v6, %v5, %v5
+# 4x x2 <<= 16
+	.loc 1 2363
+	vspltisw %v0, -16
+	vslw %v6, %v6, %v0
+# (int32) 4x x2 >>= 16
+	.loc 1 2364
+	vspltisw %v0, -16
+	vsraw %v6, %v6, %v0
+# 4x x0 = x0 - x2
+	.loc 1 2365
+	vsubuwm %v5, %v5, %v6
+# (int32) 4x x0 >>= 16
+	.loc 1 2366
+	vspltisw %v0, -16
+	vsraw %v5, %v5, %v0
+# x1 = mem128[pa + 80]
+	.loc 1 2367
+	li %r0, 80
+	lvx %v0, %r8, %r0
+# a0 = mem128[pb + 80]
+	.loc 1 2368
+	li %r0, 80
+	lvx %v7, %r4, %r0
+# a1 = mem128[pb + 96]
+	.loc 1 2369
+	li %r0, 96
+	lvx %v8, %r4, %r0
+# a0 = shiftleftbytes(a0, a1, 4)
+	.loc 1 2370
+	vsldoi %v7, %v7, %v8, 4
+# 4x x1 = x1 + a0
+	.loc 1 2371
+	vadduwm %v0, %v0, %v7
+# x3 = mem128[pc + 80]
+	.loc 1 2372
+	li %r0, 80
+	lvx %v7, %r5, %r0
+# 4x x1 = x1 + x3
+	.loc 1 2373
+	vadduwm %v7, %v0, %v7
+# x3 = x1
+	.loc 1 2374
+	vor %v8, %v7, %v7
+# 4x x3 <<= 16
+	.loc 1 2375
+	vspltisw %v0, -16
+	vslw %v8, %v8, %v0
+# (int32) 4x x3 >>= 16
+	.loc 1 2376
+	vspltisw %v0, -16
+	vsraw %v8, %v8, %v0
+# 4x x1 = x1 - x3
+	.loc 1 2377
+	vsubuwm %v7, %v7, %v8
+# (int32) 4x x1 >>= 16
+	.loc 1 2378
+	vspltisw %v0, -16
+	vsraw %v7, %v7, %v0
+# x2 = packs32(x2, x3)
+	.loc 1 2379
+	vpkswss %v6, %v6, %v8
+# x0 = packs32(x0, x1)
+	.loc 1 2380
+	vpkswss %v5, %v5, %v7
+# 8x x3 = mulhis15(x2, x6)
+	.loc 1 2381
+	vspltish %v0, 0
+	vmhaddshs %v7, %v6, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2382
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2383
+	vadduhm %v7, %v7, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2384
+	vspltish %v0, 10
+	vsrah %v7, %v7, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2385
+	vspltish %v0, 0
+	vmladduhm %v8, %v7, %v4, %v0
+# 8x x2 = x2 - x3
+	.loc 1 2386
+	vsubuhm %v6, %v6, %v8
+# 8x x1 = mulhis15(x0, x5)
+	.loc 1 2387
+	vspltish %v0, 0
+	vmhaddshs %v7, %v5, %v2, %v0
+# 8x x0 = x0 * x4
+	.loc 1 2388
+	vspltish %v0, 0
+	vmladduhm %v2, %v5, %v1, %v0
+# 8x x1 = x1 * x7
+	.loc 1 2389
+	vspltish %v0, 0
+	vmladduhm %v1, %v7, %v4, %v0
+# 8x x0 = x0 - x1
+	.loc 1 2390
+	vsubuhm %v2, %v2, %v1
+# 8x x0 = x0 + x2
+	.loc 1 2391
+	vadduhm %v2, %v2, %v6
+# 8x x3 = mulhis15(x0, x6)
+	.loc 1 2392
+	vspltish %v0, 0
+	vmhaddshs %v1, %v2, %v3, %v0
+# tv = mem128[w + 96]
+	.loc 1 2393
+	li %r0, 96
+	lvx %v0, %r6, %r0
+# 8x x3 = x3 + tv
+	.loc 1 2394
+	vadduhm %v1, %v1, %v0
+# (int16) 8x x3 >>= 10
+	.loc 1 2395
+	vspltish %v0, 10
+	vsrah %v1, %v1, %v0
+# 8x x3 = x3 * x7
+	.loc 1 2396
+	vspltish %v0, 0
+	vmladduhm %v3, %v1, %v4, %v0
+# 8x x0 = x0 - x3
+	.loc 1 2397
+	vsubuhm %v2, %v2, %v3
+# mem128[qd + 32] = x0
+	.loc 1 2398
+	li %r0, 32
+	stvx %v2, %r7, %r0
+# pa = 159920
+	.loc 1 2399
+	lis %r3, 2
+	ori %r3, %r3, 28848
+# pa = w + pa
+	.loc 1 2400
+	add %r4, %r6, %r3
+# pb = out
+	.loc 1 2401
+	mr %r3, %r10
 # i1 = 214
-	.loc 1 3272
+	.loc 1 2402
 	li %r5, 214
-.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop29:
+	mr %r6, %r3
+.Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop32:
 # t0 = mem16[pa]
-	.loc 1 3274
-	lhz %r6, 0(%r4)
+	.loc 1 2404
+	lhz %r3, 0(%r4)
 # mem8[pb] = t0
-	.loc 1 3275
-	stb %r6, 0(%r3)
+	.loc 1 2405
+	stb %r3, 0(%r6)
 # t0 = t0 >> 8
-	.loc 1 3276
-	srwi %r6, %r6, 8
+	.loc 1 2406
+	srwi %r3, %r3, 8
 # mem8[pb + 1] = t0
-	.loc 1 3277
-	stb %r6, 1(%r3)
+	.loc 1 2407
+	stb %r3, 1(%r6)
 # t0 = mem16[pa + 2]
-	.loc 1 3278
-	lhz %r6, 2(%r4)
+	.loc 1 2408
+	lhz %r3, 2(%r4)
 # mem8[pb + 2] = t0
-	.loc 1 3279
-	stb %r6, 2(%r3)
+	.loc 1 2409
+	stb %r3, 2(%r6)
 # t0 = t0 >> 8
-	.loc 1 3280
-	srwi %r6, %r6, 8
+	.loc 1 2410
+	srwi %r3, %r3, 8
 # mem8[pb + 3] = t0
-	.loc 1 3281
-	stb %r6, 3(%r3)
+	.loc 1 2411
+	stb %r3, 3(%r6)
 # t0 = mem16[pa + 4]
-	.loc 1 3282
-	lhz %r6, 4(%r4)
+	.loc 1 2412
+	lhz %r3, 4(%r4)
 # mem8[pb + 4] = t0
-	.loc 1 3283
-	stb %r6, 4(%r3)
+	.loc 1 2413
+	stb %r3, 4(%r6)
 # t0 = t0 >> 8
-	.loc 1 3284
-	srwi %r6, %r6, 8
+	.loc 1 2414
+	srwi %r3, %r3, 8
 # mem8[pb + 5] = t0
-	.loc 1 3285
-	stb %r6, 5(%r3)
+	.loc 1 2415
+	stb %r3, 5(%r6)
 # t0 = mem16[pa + 6]
-	.loc 1 3286
-	lhz %r6, 6(%r4)
+	.loc 1 2416
+	lhz %r3, 6(%r4)
 # mem8[pb + 6] = t0
-	.loc 1 3287
-	stb %r6, 6(%r3)
+	.loc 1 2417
+	stb %r3, 6(%r6)
 # t0 = t0 >> 8
-	.loc 1 3288
-	srwi %r6, %r6, 8
+	.loc 1 2418
+	srwi %r3, %r3, 8
 # mem8[pb + 7] = t0
-	.loc 1 3289
-	stb %r6, 7(%r3)
+	.loc 1 2419
+	stb %r3, 7(%r6)
 # pa = pa + 8
-	.loc 1 3290
+	.loc 1 2420
 	addi %r4, %r4, 8
 # pb = pb + 8
-	.loc 1 3291
-	addi %r3, %r3, 8
+	.loc 1 2421
+	addi %r6, %r6, 8
 # i1 = i1 - 1
-	.loc 1 3292
+	.loc 1 2422
 	addi %r5, %r5, -1
 # =? i1 - 0
-	.loc 1 3293
+	.loc 1 2423
 	cmplwi %cr0, %r5, 0
-# goto loop29 if !=
-	.loc 1 3294
-	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop29
+# goto loop32 if !=
+	.loc 1 2424
+	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop32
 # t0 = mem16[pa]
-	.loc 1 3295
+	.loc 1 2425
+	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
-	.loc 1 3296
+	.loc 1 2426
 	stb %r4, 0(%r3)
 # t0 = t0 >> 8
-	.loc 1 3297
+	.loc 1 2427
 	srwi %r4, %r4, 8
 # mem8[pb + 1] = t0
-	.loc 1 3298
+	.loc 1 2428
 	stb %r4, 1(%r3)
 # leave
-	.loc 1 3299
+	.loc 1 2429
 	li %r0, 16
 	lvx %v20, %r1, %r0
 	li %r0, 32
@@ -10450,7 +8112,21 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	lvx %v23, %r1, %r0
 	li %r0, 80
 	lvx %v24, %r1, %r0
-	addi %r1, %r1, 96
+	li %r0, 96
+	lvx %v25, %r1, %r0
+	li %r0, 112
+	lvx %v26, %r1, %r0
+	li %r0, 128
+	lvx %v27, %r1, %r0
+	li %r0, 144
+	lvx %v28, %r1, %r0
+	li %r0, 160
+	lvx %v29, %r1, %r0
+	li %r0, 176
+	lvx %v30, %r1, %r0
+	li %r0, 192
+	lvx %v31, %r1, %r0
+	addi %r1, %r1, 208
 	blr
 	.size qhasm_kernel_core_multsntrup857_ppc32_altivec_mul, .-qhasm_kernel_core_multsntrup857_ppc32_altivec_mul
 
