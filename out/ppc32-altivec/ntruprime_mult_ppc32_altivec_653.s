@@ -26,579 +26,567 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	stvx %v27, %r1, %r0
 	li %r0, 144
 	stvx %v28, %r1, %r0
-# input out in k c w
-	.loc 1 15
-	mr %r9, %r3
-	mr %r8, %r4
 # w = w + 15
 	.loc 1 17
-	addi %r4, %r7, 15
+	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 18
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 19
-	and %r6, %r4, %r3
+	and %r7, %r7, %r6
 # t0 = 1
 	.loc 1 20
-	li %r3, 1
+	li %r6, 1
 # mem16[w + 0] = t0
 	.loc 1 21
-	sth %r3, 0(%r6)
+	sth %r6, 0(%r7)
 # mem16[w + 2] = t0
 	.loc 1 22
-	sth %r3, 2(%r6)
+	sth %r6, 2(%r7)
 # mem16[w + 4] = t0
 	.loc 1 23
-	sth %r3, 4(%r6)
+	sth %r6, 4(%r7)
 # mem16[w + 6] = t0
 	.loc 1 24
-	sth %r3, 6(%r6)
+	sth %r6, 6(%r7)
 # mem16[w + 8] = t0
 	.loc 1 25
-	sth %r3, 8(%r6)
+	sth %r6, 8(%r7)
 # mem16[w + 10] = t0
 	.loc 1 26
-	sth %r3, 10(%r6)
+	sth %r6, 10(%r7)
 # mem16[w + 12] = t0
 	.loc 1 27
-	sth %r3, 12(%r6)
+	sth %r6, 12(%r7)
 # mem16[w + 14] = t0
 	.loc 1 28
-	sth %r3, 14(%r6)
+	sth %r6, 14(%r7)
 # t0 = 3
 	.loc 1 29
-	li %r3, 3
+	li %r6, 3
 # mem16[w + 16] = t0
 	.loc 1 30
-	sth %r3, 16(%r6)
+	sth %r6, 16(%r7)
 # mem16[w + 18] = t0
 	.loc 1 31
-	sth %r3, 18(%r6)
+	sth %r6, 18(%r7)
 # mem16[w + 20] = t0
 	.loc 1 32
-	sth %r3, 20(%r6)
+	sth %r6, 20(%r7)
 # mem16[w + 22] = t0
 	.loc 1 33
-	sth %r3, 22(%r6)
+	sth %r6, 22(%r7)
 # mem16[w + 24] = t0
 	.loc 1 34
-	sth %r3, 24(%r6)
+	sth %r6, 24(%r7)
 # mem16[w + 26] = t0
 	.loc 1 35
-	sth %r3, 26(%r6)
+	sth %r6, 26(%r7)
 # mem16[w + 28] = t0
 	.loc 1 36
-	sth %r3, 28(%r6)
+	sth %r6, 28(%r7)
 # mem16[w + 30] = t0
 	.loc 1 37
-	sth %r3, 30(%r6)
+	sth %r6, 30(%r7)
 # t0 = 1963
 	.loc 1 38
-	li %r3, 1963
+	li %r6, 1963
 # mem16[w + 32] = t0
 	.loc 1 39
-	sth %r3, 32(%r6)
+	sth %r6, 32(%r7)
 # mem16[w + 34] = t0
 	.loc 1 40
-	sth %r3, 34(%r6)
+	sth %r6, 34(%r7)
 # mem16[w + 36] = t0
 	.loc 1 41
-	sth %r3, 36(%r6)
+	sth %r6, 36(%r7)
 # mem16[w + 38] = t0
 	.loc 1 42
-	sth %r3, 38(%r6)
+	sth %r6, 38(%r7)
 # mem16[w + 40] = t0
 	.loc 1 43
-	sth %r3, 40(%r6)
+	sth %r6, 40(%r7)
 # mem16[w + 42] = t0
 	.loc 1 44
-	sth %r3, 42(%r6)
+	sth %r6, 42(%r7)
 # mem16[w + 44] = t0
 	.loc 1 45
-	sth %r3, 44(%r6)
+	sth %r6, 44(%r7)
 # mem16[w + 46] = t0
 	.loc 1 46
-	sth %r3, 46(%r6)
+	sth %r6, 46(%r7)
 # t0 = 10923
 	.loc 1 47
-	li %r3, 10923
+	li %r6, 10923
 # mem16[w + 48] = t0
 	.loc 1 48
-	sth %r3, 48(%r6)
+	sth %r6, 48(%r7)
 # mem16[w + 50] = t0
 	.loc 1 49
-	sth %r3, 50(%r6)
+	sth %r6, 50(%r7)
 # mem16[w + 52] = t0
 	.loc 1 50
-	sth %r3, 52(%r6)
+	sth %r6, 52(%r7)
 # mem16[w + 54] = t0
 	.loc 1 51
-	sth %r3, 54(%r6)
+	sth %r6, 54(%r7)
 # mem16[w + 56] = t0
 	.loc 1 52
-	sth %r3, 56(%r6)
+	sth %r6, 56(%r7)
 # mem16[w + 58] = t0
 	.loc 1 53
-	sth %r3, 58(%r6)
+	sth %r6, 58(%r7)
 # mem16[w + 60] = t0
 	.loc 1 54
-	sth %r3, 60(%r6)
+	sth %r6, 60(%r7)
 # mem16[w + 62] = t0
 	.loc 1 55
-	sth %r3, 62(%r6)
+	sth %r6, 62(%r7)
 # t0 = 7261
 	.loc 1 56
-	li %r3, 7261
+	li %r6, 7261
 # mem16[w + 64] = t0
 	.loc 1 57
-	sth %r3, 64(%r6)
+	sth %r6, 64(%r7)
 # mem16[w + 66] = t0
 	.loc 1 58
-	sth %r3, 66(%r6)
+	sth %r6, 66(%r7)
 # mem16[w + 68] = t0
 	.loc 1 59
-	sth %r3, 68(%r6)
+	sth %r6, 68(%r7)
 # mem16[w + 70] = t0
 	.loc 1 60
-	sth %r3, 70(%r6)
+	sth %r6, 70(%r7)
 # mem16[w + 72] = t0
 	.loc 1 61
-	sth %r3, 72(%r6)
+	sth %r6, 72(%r7)
 # mem16[w + 74] = t0
 	.loc 1 62
-	sth %r3, 74(%r6)
+	sth %r6, 74(%r7)
 # mem16[w + 76] = t0
 	.loc 1 63
-	sth %r3, 76(%r6)
+	sth %r6, 76(%r7)
 # mem16[w + 78] = t0
 	.loc 1 64
-	sth %r3, 78(%r6)
+	sth %r6, 78(%r7)
 # t0 = 4621
 	.loc 1 65
-	li %r3, 4621
+	li %r6, 4621
 # mem16[w + 80] = t0
 	.loc 1 66
-	sth %r3, 80(%r6)
+	sth %r6, 80(%r7)
 # mem16[w + 82] = t0
 	.loc 1 67
-	sth %r3, 82(%r6)
+	sth %r6, 82(%r7)
 # mem16[w + 84] = t0
 	.loc 1 68
-	sth %r3, 84(%r6)
+	sth %r6, 84(%r7)
 # mem16[w + 86] = t0
 	.loc 1 69
-	sth %r3, 86(%r6)
+	sth %r6, 86(%r7)
 # mem16[w + 88] = t0
 	.loc 1 70
-	sth %r3, 88(%r6)
+	sth %r6, 88(%r7)
 # mem16[w + 90] = t0
 	.loc 1 71
-	sth %r3, 90(%r6)
+	sth %r6, 90(%r7)
 # mem16[w + 92] = t0
 	.loc 1 72
-	sth %r3, 92(%r6)
+	sth %r6, 92(%r7)
 # mem16[w + 94] = t0
 	.loc 1 73
-	sth %r3, 94(%r6)
+	sth %r6, 94(%r7)
 # t0 = 512
 	.loc 1 74
-	li %r3, 512
+	li %r6, 512
 # mem16[w + 96] = t0
 	.loc 1 75
-	sth %r3, 96(%r6)
+	sth %r6, 96(%r7)
 # mem16[w + 98] = t0
 	.loc 1 76
-	sth %r3, 98(%r6)
+	sth %r6, 98(%r7)
 # mem16[w + 100] = t0
 	.loc 1 77
-	sth %r3, 100(%r6)
+	sth %r6, 100(%r7)
 # mem16[w + 102] = t0
 	.loc 1 78
-	sth %r3, 102(%r6)
+	sth %r6, 102(%r7)
 # mem16[w + 104] = t0
 	.loc 1 79
-	sth %r3, 104(%r6)
+	sth %r6, 104(%r7)
 # mem16[w + 106] = t0
 	.loc 1 80
-	sth %r3, 106(%r6)
+	sth %r6, 106(%r7)
 # mem16[w + 108] = t0
 	.loc 1 81
-	sth %r3, 108(%r6)
+	sth %r6, 108(%r7)
 # mem16[w + 110] = t0
 	.loc 1 82
-	sth %r3, 110(%r6)
+	sth %r6, 110(%r7)
 # t0 = 489
 	.loc 1 83
-	li %r3, 489
+	li %r6, 489
 # mem16[w + 112] = t0
 	.loc 1 84
-	sth %r3, 112(%r6)
+	sth %r6, 112(%r7)
 # mem16[w + 114] = t0
 	.loc 1 85
-	sth %r3, 114(%r6)
+	sth %r6, 114(%r7)
 # mem16[w + 116] = t0
 	.loc 1 86
-	sth %r3, 116(%r6)
+	sth %r6, 116(%r7)
 # mem16[w + 118] = t0
 	.loc 1 87
-	sth %r3, 118(%r6)
+	sth %r6, 118(%r7)
 # mem16[w + 120] = t0
 	.loc 1 88
-	sth %r3, 120(%r6)
+	sth %r6, 120(%r7)
 # mem16[w + 122] = t0
 	.loc 1 89
-	sth %r3, 122(%r6)
+	sth %r6, 122(%r7)
 # mem16[w + 124] = t0
 	.loc 1 90
-	sth %r3, 124(%r6)
+	sth %r6, 124(%r7)
 # mem16[w + 126] = t0
 	.loc 1 91
-	sth %r3, 126(%r6)
+	sth %r6, 126(%r7)
 # t0 = 67
 	.loc 1 92
-	li %r3, 67
+	li %r6, 67
 # mem16[w + 128] = t0
 	.loc 1 93
-	sth %r3, 128(%r6)
+	sth %r6, 128(%r7)
 # mem16[w + 130] = t0
 	.loc 1 94
-	sth %r3, 130(%r6)
+	sth %r6, 130(%r7)
 # mem16[w + 132] = t0
 	.loc 1 95
-	sth %r3, 132(%r6)
+	sth %r6, 132(%r7)
 # mem16[w + 134] = t0
 	.loc 1 96
-	sth %r3, 134(%r6)
+	sth %r6, 134(%r7)
 # mem16[w + 136] = t0
 	.loc 1 97
-	sth %r3, 136(%r6)
+	sth %r6, 136(%r7)
 # mem16[w + 138] = t0
 	.loc 1 98
-	sth %r3, 138(%r6)
+	sth %r6, 138(%r7)
 # mem16[w + 140] = t0
 	.loc 1 99
-	sth %r3, 140(%r6)
+	sth %r6, 140(%r7)
 # mem16[w + 142] = t0
 	.loc 1 100
-	sth %r3, 142(%r6)
+	sth %r6, 142(%r7)
 # t0 = 33
 	.loc 1 101
-	li %r3, 33
+	li %r6, 33
 # mem16[w + 144] = t0
 	.loc 1 102
-	sth %r3, 144(%r6)
+	sth %r6, 144(%r7)
 # mem16[w + 146] = t0
 	.loc 1 103
-	sth %r3, 146(%r6)
+	sth %r6, 146(%r7)
 # mem16[w + 148] = t0
 	.loc 1 104
-	sth %r3, 148(%r6)
+	sth %r6, 148(%r7)
 # mem16[w + 150] = t0
 	.loc 1 105
-	sth %r3, 150(%r6)
+	sth %r6, 150(%r7)
 # mem16[w + 152] = t0
 	.loc 1 106
-	sth %r3, 152(%r6)
+	sth %r6, 152(%r7)
 # mem16[w + 154] = t0
 	.loc 1 107
-	sth %r3, 154(%r6)
+	sth %r6, 154(%r7)
 # mem16[w + 156] = t0
 	.loc 1 108
-	sth %r3, 156(%r6)
+	sth %r6, 156(%r7)
 # mem16[w + 158] = t0
 	.loc 1 109
-	sth %r3, 158(%r6)
+	sth %r6, 158(%r7)
 # t0 = 475
 	.loc 1 110
-	li %r3, 475
+	li %r6, 475
 # mem16[w + 160] = t0
 	.loc 1 111
-	sth %r3, 160(%r6)
+	sth %r6, 160(%r7)
 # mem16[w + 162] = t0
 	.loc 1 112
-	sth %r3, 162(%r6)
+	sth %r6, 162(%r7)
 # mem16[w + 164] = t0
 	.loc 1 113
-	sth %r3, 164(%r6)
+	sth %r6, 164(%r7)
 # mem16[w + 166] = t0
 	.loc 1 114
-	sth %r3, 166(%r6)
+	sth %r6, 166(%r7)
 # mem16[w + 168] = t0
 	.loc 1 115
-	sth %r3, 168(%r6)
+	sth %r6, 168(%r7)
 # mem16[w + 170] = t0
 	.loc 1 116
-	sth %r3, 170(%r6)
+	sth %r6, 170(%r7)
 # mem16[w + 172] = t0
 	.loc 1 117
-	sth %r3, 172(%r6)
+	sth %r6, 172(%r7)
 # mem16[w + 174] = t0
 	.loc 1 118
-	sth %r3, 174(%r6)
+	sth %r6, 174(%r7)
 # t0 = 842
 	.loc 1 119
-	li %r3, 842
+	li %r6, 842
 # mem16[w + 176] = t0
 	.loc 1 120
-	sth %r3, 176(%r6)
+	sth %r6, 176(%r7)
 # mem16[w + 178] = t0
 	.loc 1 121
-	sth %r3, 178(%r6)
+	sth %r6, 178(%r7)
 # mem16[w + 180] = t0
 	.loc 1 122
-	sth %r3, 180(%r6)
+	sth %r6, 180(%r7)
 # mem16[w + 182] = t0
 	.loc 1 123
-	sth %r3, 182(%r6)
+	sth %r6, 182(%r7)
 # mem16[w + 184] = t0
 	.loc 1 124
-	sth %r3, 184(%r6)
+	sth %r6, 184(%r7)
 # mem16[w + 186] = t0
 	.loc 1 125
-	sth %r3, 186(%r6)
+	sth %r6, 186(%r7)
 # mem16[w + 188] = t0
 	.loc 1 126
-	sth %r3, 188(%r6)
+	sth %r6, 188(%r7)
 # mem16[w + 190] = t0
 	.loc 1 127
-	sth %r3, 190(%r6)
+	sth %r6, 190(%r7)
 # t0 = 5971
 	.loc 1 128
-	li %r3, 5971
+	li %r6, 5971
 # mem16[w + 192] = t0
 	.loc 1 129
-	sth %r3, 192(%r6)
+	sth %r6, 192(%r7)
 # mem16[w + 194] = t0
 	.loc 1 130
-	sth %r3, 194(%r6)
+	sth %r6, 194(%r7)
 # mem16[w + 196] = t0
 	.loc 1 131
-	sth %r3, 196(%r6)
+	sth %r6, 196(%r7)
 # mem16[w + 198] = t0
 	.loc 1 132
-	sth %r3, 198(%r6)
+	sth %r6, 198(%r7)
 # mem16[w + 200] = t0
 	.loc 1 133
-	sth %r3, 200(%r6)
+	sth %r6, 200(%r7)
 # mem16[w + 202] = t0
 	.loc 1 134
-	sth %r3, 202(%r6)
+	sth %r6, 202(%r7)
 # mem16[w + 204] = t0
 	.loc 1 135
-	sth %r3, 204(%r6)
+	sth %r6, 204(%r7)
 # mem16[w + 206] = t0
 	.loc 1 136
-	sth %r3, 206(%r6)
+	sth %r6, 206(%r7)
 # t0 = 0
 	.loc 1 137
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 208] = t0
 	.loc 1 138
-	sth %r3, 208(%r6)
+	sth %r6, 208(%r7)
 # t0 = -1
 	.loc 1 139
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 210] = t0
 	.loc 1 140
-	sth %r3, 210(%r6)
+	sth %r6, 210(%r7)
 # mem16[w + 212] = t0
 	.loc 1 141
-	sth %r3, 212(%r6)
+	sth %r6, 212(%r7)
 # mem16[w + 214] = t0
 	.loc 1 142
-	sth %r3, 214(%r6)
+	sth %r6, 214(%r7)
 # mem16[w + 216] = t0
 	.loc 1 143
-	sth %r3, 216(%r6)
+	sth %r6, 216(%r7)
 # mem16[w + 218] = t0
 	.loc 1 144
-	sth %r3, 218(%r6)
+	sth %r6, 218(%r7)
 # mem16[w + 220] = t0
 	.loc 1 145
-	sth %r3, 220(%r6)
+	sth %r6, 220(%r7)
 # mem16[w + 222] = t0
 	.loc 1 146
-	sth %r3, 222(%r6)
+	sth %r6, 222(%r7)
 # t0 = 0
 	.loc 1 147
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 224] = t0
 	.loc 1 148
-	sth %r3, 224(%r6)
+	sth %r6, 224(%r7)
 # mem16[w + 226] = t0
 	.loc 1 149
-	sth %r3, 226(%r6)
+	sth %r6, 226(%r7)
 # t0 = -1
 	.loc 1 150
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 228] = t0
 	.loc 1 151
-	sth %r3, 228(%r6)
+	sth %r6, 228(%r7)
 # mem16[w + 230] = t0
 	.loc 1 152
-	sth %r3, 230(%r6)
+	sth %r6, 230(%r7)
 # mem16[w + 232] = t0
 	.loc 1 153
-	sth %r3, 232(%r6)
+	sth %r6, 232(%r7)
 # mem16[w + 234] = t0
 	.loc 1 154
-	sth %r3, 234(%r6)
+	sth %r6, 234(%r7)
 # mem16[w + 236] = t0
 	.loc 1 155
-	sth %r3, 236(%r6)
+	sth %r6, 236(%r7)
 # mem16[w + 238] = t0
 	.loc 1 156
-	sth %r3, 238(%r6)
+	sth %r6, 238(%r7)
 # pa = 118992
 	.loc 1 157
-	lis %r3, 1
-	ori %r3, %r3, 53456
+	lis %r6, 1
+	ori %r6, %r6, 53456
 # pa = w + pa
 	.loc 1 158
-	add %r4, %r6, %r3
+	add %r8, %r7, %r6
 # z0 = 0
 	.loc 1 159
 	vxor %v0, %v0, %v0
 # i1 = 3
 	.loc 1 160
-	li %r3, 3
+	li %r6, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop1:
 # mem128[pa] = z0
 	.loc 1 162
-	stvx %v0, 0, %r4
+	stvx %v0, 0, %r8
 # mem128[pa + 16] = z0
 	.loc 1 163
 	li %r0, 16
-	stvx %v0, %r4, %r0
+	stvx %v0, %r8, %r0
 # mem128[pa + 32] = z0
 	.loc 1 164
 	li %r0, 32
-	stvx %v0, %r4, %r0
+	stvx %v0, %r8, %r0
 # mem128[pa + 48] = z0
 	.loc 1 165
 	li %r0, 48
-	stvx %v0, %r4, %r0
+	stvx %v0, %r8, %r0
 # pa = pa + 64
 	.loc 1 166
-	addi %r4, %r4, 64
+	addi %r8, %r8, 64
 # i1 = i1 - 1
 	.loc 1 167
-	addi %r3, %r3, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 168
-	cmplwi %cr0, %r3, 0
+	cmplwi %cr0, %r6, 0
 # goto loop1 if !=
 	.loc 1 169
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop1
 # mem128[pa] = z0
 	.loc 1 170
-	stvx %v0, 0, %r4
+	stvx %v0, 0, %r8
 # mem128[pa + 16] = z0
 	.loc 1 171
 	li %r0, 16
-	stvx %v0, %r4, %r0
+	stvx %v0, %r8, %r0
 # mem128[pa + 32] = z0
 	.loc 1 172
 	li %r0, 32
-	stvx %v0, %r4, %r0
+	stvx %v0, %r8, %r0
 # pa = 117696
 	.loc 1 173
-	lis %r3, 1
-	ori %r3, %r3, 52160
+	lis %r6, 1
+	ori %r6, %r6, 52160
 # pa = w + pa
 	.loc 1 174
-	add %r7, %r6, %r3
-# pb = in
-	.loc 1 175
-	mr %r10, %r6
-	mr %r4, %r8
+	add %r8, %r7, %r6
 # i1 = 163
 	.loc 1 176
-	li %r6, 163
-	mr %r3, %r9
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r9, 163
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop2:
 # t0 = mem8[pb]
 	.loc 1 178
-	lbz %r4, 0(%r9)
+	lbz %r10, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 179
-	lbz %r3, 1(%r9)
+	lbz %r6, 1(%r4)
 # t1 = t1 << 8
 	.loc 1 180
-	slwi %r3, %r3, 8
+	slwi %r6, %r6, 8
 # t0 = t0 | t1
 	.loc 1 181
-	or %r4, %r4, %r3
+	or %r10, %r10, %r6
 # mem16[pa] = t0
 	.loc 1 182
-	sth %r4, 0(%r7)
+	sth %r10, 0(%r8)
 # t0 = mem8[pb + 2]
 	.loc 1 183
-	lbz %r3, 2(%r9)
+	lbz %r6, 2(%r4)
 # t1 = mem8[pb + 3]
 	.loc 1 184
-	lbz %r4, 3(%r9)
+	lbz %r10, 3(%r4)
 # t1 = t1 << 8
 	.loc 1 185
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 186
-	or %r3, %r3, %r4
+	or %r6, %r6, %r10
 # mem16[pa + 2] = t0
 	.loc 1 187
-	sth %r3, 2(%r7)
+	sth %r6, 2(%r8)
 # t0 = mem8[pb + 4]
 	.loc 1 188
-	lbz %r3, 4(%r9)
+	lbz %r6, 4(%r4)
 # t1 = mem8[pb + 5]
 	.loc 1 189
-	lbz %r4, 5(%r9)
+	lbz %r10, 5(%r4)
 # t1 = t1 << 8
 	.loc 1 190
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 191
-	or %r3, %r3, %r4
+	or %r6, %r6, %r10
 # mem16[pa + 4] = t0
 	.loc 1 192
-	sth %r3, 4(%r7)
+	sth %r6, 4(%r8)
 # t0 = mem8[pb + 6]
 	.loc 1 193
-	lbz %r3, 6(%r9)
+	lbz %r6, 6(%r4)
 # t1 = mem8[pb + 7]
 	.loc 1 194
-	lbz %r4, 7(%r9)
+	lbz %r10, 7(%r4)
 # t1 = t1 << 8
 	.loc 1 195
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 196
-	or %r3, %r3, %r4
+	or %r6, %r6, %r10
 # mem16[pa + 6] = t0
 	.loc 1 197
-	sth %r3, 6(%r7)
+	sth %r6, 6(%r8)
 # pa = pa + 8
 	.loc 1 198
-	addi %r7, %r7, 8
+	addi %r8, %r8, 8
 # pb = pb + 8
 	.loc 1 199
-	addi %r9, %r9, 8
+	addi %r4, %r4, 8
 # i1 = i1 - 1
 	.loc 1 200
-	addi %r6, %r6, -1
+	addi %r9, %r9, -1
 # =? i1 - 0
 	.loc 1 201
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r9, 0
 # goto loop2 if !=
 	.loc 1 202
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop2
 # t0 = mem8[pb]
 	.loc 1 203
-	mr %r4, %r9
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 204
 	lbz %r4, 1(%r4)
@@ -607,26 +595,23 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	slwi %r4, %r4, 8
 # t0 = t0 | t1
 	.loc 1 206
-	or %r3, %r3, %r4
+	or %r6, %r6, %r4
 # mem16[pa] = t0
 	.loc 1 207
-	sth %r3, 0(%r7)
+	sth %r6, 0(%r8)
 # pa = 119872
 	.loc 1 208
-	lis %r3, 1
-	ori %r3, %r3, 54336
+	lis %r4, 1
+	ori %r4, %r4, 54336
 # pa = w + pa
 	.loc 1 209
-	mr %r6, %r10
-	add %r4, %r6, %r3
+	add %r4, %r7, %r4
 # z0 = 0
 	.loc 1 210
-	mr %r7, %r6
 	vxor %v0, %v0, %v0
 # i1 = 2
 	.loc 1 211
 	li %r6, 2
-	mr %r3, %r8
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop3:
 # mem128[pa] = z0
 	.loc 1 213
@@ -661,40 +646,35 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	ori %r4, %r4, 53696
 # pa = w + pa
 	.loc 1 222
-	mr %r6, %r7
-	add %r4, %r6, %r4
-# qa = k
-	.loc 1 223
-	mr %r8, %r6
+	add %r4, %r7, %r4
 # i1 = 163
 	.loc 1 225
 	li %r6, 163
-	mr %r7, %r3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop4:
 # t0 = mem8[qa]
 	.loc 1 227
-	lbz %r3, 0(%r5)
+	lbz %r8, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 228
-	stb %r3, 0(%r4)
+	stb %r8, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 229
-	lbz %r3, 1(%r5)
+	lbz %r8, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 230
-	stb %r3, 1(%r4)
+	stb %r8, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 231
-	lbz %r3, 2(%r5)
+	lbz %r8, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 232
-	stb %r3, 2(%r4)
+	stb %r8, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 233
-	lbz %r3, 3(%r5)
+	lbz %r8, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 234
-	stb %r3, 3(%r4)
+	stb %r8, 3(%r4)
 # qa = qa + 4
 	.loc 1 235
 	addi %r5, %r5, 4
@@ -712,35 +692,29 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop4
 # t0 = mem8[qa]
 	.loc 1 240
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 241
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = mem128[w + 0]
 	.loc 1 242
-	mr %r6, %r8
-	lvx %v0, 0, %r6
+	lvx %v4, 0, %r7
 # pa = 119232
 	.loc 1 243
-	lis %r3, 1
-	ori %r3, %r3, 53696
+	lis %r4, 1
+	ori %r4, %r4, 53696
 # pa = w + pa
 	.loc 1 244
-	add %r4, %r6, %r3
+	add %r4, %r7, %r4
 # pb = w + 3312
 	.loc 1 245
-	addi %r5, %r6, 3312
+	addi %r5, %r7, 3312
 # z0 = 0
 	.loc 1 246
-	mr %r9, %r6
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 12
 	.loc 1 247
 	li %r6, 12
-	mr %r3, %r7
-	mr %r8, %r3
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop5:
 # x2 = mem128[pa]
 	.loc 1 249
@@ -957,29 +931,25 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop5
 # x6 = mem128[w + 64]
 	.loc 1 314
-	mr %r6, %r9
 	li %r0, 64
-	lvx %v0, %r6, %r0
+	lvx %v4, %r7, %r0
 # x7 = mem128[w + 80]
 	.loc 1 315
 	li %r0, 80
-	lvx %v1, %r6, %r0
+	lvx %v5, %r7, %r0
 # pa = 117696
 	.loc 1 316
-	lis %r3, 1
-	ori %r3, %r3, 52160
+	lis %r4, 1
+	ori %r4, %r4, 52160
 # pa = w + pa
 	.loc 1 317
-	add %r4, %r6, %r3
+	add %r4, %r7, %r4
 # pb = w + 240
 	.loc 1 318
-	addi %r5, %r6, 240
+	addi %r5, %r7, 240
 # i1 = 24
 	.loc 1 319
-	li %r7, 24
-	mr %r3, %r8
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
+	li %r6, 24
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop6:
 # x0 = mem128[pa]
 	.loc 1 321
@@ -991,7 +961,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 323
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x1 = x1 + tv
 	.loc 1 324
 	vadduhm %v2, %v2, %v0
@@ -1020,7 +990,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 331
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x1 = x1 + tv
 	.loc 1 332
 	vadduhm %v2, %v2, %v0
@@ -1050,7 +1020,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 339
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x1 = x1 + tv
 	.loc 1 340
 	vadduhm %v2, %v2, %v0
@@ -1080,7 +1050,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 347
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x1 = x1 + tv
 	.loc 1 348
 	vadduhm %v2, %v2, %v0
@@ -1107,29 +1077,25 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	addi %r5, %r5, 64
 # i1 = i1 - 1
 	.loc 1 355
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 356
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r6, 0
 # goto loop6 if !=
 	.loc 1 357
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop6
 # pa = w + 240
 	.loc 1 358
-	addi %r5, %r6, 240
+	addi %r5, %r7, 240
 # pb = w + 20400
 	.loc 1 359
-	addi %r4, %r6, 20400
-# qa = pa
-	.loc 1 360
-	mr %r9, %r6
+	addi %r4, %r7, 20400
 # qb = pa + 768
 	.loc 1 361
 	addi %r6, %r5, 768
 # i1 = 12
 	.loc 1 363
-	li %r7, 12
-	mr %r8, %r3
+	li %r8, 12
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop7:
 # x0 = mem128[qa]
 	.loc 1 365
@@ -1231,295 +1197,281 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	addi %r4, %r4, 64
 # i1 = i1 - 1
 	.loc 1 392
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? i1 - 0
 	.loc 1 393
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r8, 0
 # goto loop7 if !=
 	.loc 1 394
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop7
 # pa = w + 3312
 	.loc 1 395
-	mr %r6, %r9
-	addi %r4, %r6, 3312
+	addi %r5, %r7, 3312
 # pb = 74928
 	.loc 1 396
-	lis %r3, 1
-	ori %r3, %r3, 9392
+	lis %r4, 1
+	ori %r4, %r4, 9392
 # pb = w + pb
 	.loc 1 397
-	add %r7, %r6, %r3
-# qa = pa
-	.loc 1 398
-	mr %r9, %r6
+	add %r6, %r7, %r4
 # qb = pa + 768
 	.loc 1 399
-	addi %r5, %r4, 768
+	addi %r4, %r5, 768
 # i1 = 12
 	.loc 1 401
-	li %r6, 12
-	mr %r3, %r8
+	li %r8, 12
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop8:
 # x0 = mem128[qa]
 	.loc 1 403
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 404
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r4
 # mem128[qc] = x0
 	.loc 1 405
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r6
 # mem128[qc + 1536] = x1
 	.loc 1 406
 	li %r0, 1536
-	stvx %v1, %r7, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 407
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 768] = x0
 	.loc 1 408
 	li %r0, 768
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 409
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 410
 	li %r0, 16
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 16] = x0
 	.loc 1 411
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1552] = x1
 	.loc 1 412
 	li %r0, 1552
-	stvx %v1, %r7, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 413
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 784] = x0
 	.loc 1 414
 	li %r0, 784
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 415
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 416
 	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 32] = x0
 	.loc 1 417
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1568] = x1
 	.loc 1 418
 	li %r0, 1568
-	stvx %v1, %r7, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 419
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 800] = x0
 	.loc 1 420
 	li %r0, 800
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 421
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 422
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 48] = x0
 	.loc 1 423
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 1584] = x1
 	.loc 1 424
 	li %r0, 1584
-	stvx %v1, %r7, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 425
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 816] = x0
 	.loc 1 426
 	li %r0, 816
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # qa = qa + 64
 	.loc 1 427
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 428
-	addi %r5, %r5, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 429
-	addi %r7, %r7, 64
+	addi %r6, %r6, 64
 # i1 = i1 - 1
 	.loc 1 430
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? i1 - 0
 	.loc 1 431
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto loop8 if !=
 	.loc 1 432
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop8
 # pa = w + 20400
 	.loc 1 433
-	mr %r6, %r9
-	addi %r5, %r6, 20400
+	addi %r5, %r7, 20400
 # pb = w + 4848
 	.loc 1 434
-	addi %r7, %r6, 4848
+	addi %r6, %r7, 4848
 # i0 = 3
 	.loc 1 435
 	li %r4, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop9:
 # qa = pa
 	.loc 1 437
-	mr %r9, %r6
-	mr %r8, %r4
-	mr %r6, %r3
+	mr %r8, %r5
 # qb = pa + 384
 	.loc 1 438
-	addi %r3, %r5, 384
+	addi %r9, %r5, 384
 # qc = pb
 	.loc 1 439
-	mr %r10, %r5
+	mr %r10, %r6
 # i1 = 6
 	.loc 1 440
-	mr %r11, %r7
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop10:
 # x0 = mem128[qa]
 	.loc 1 442
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 443
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 444
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 445
 	li %r0, 768
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 446
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 447
 	li %r0, 384
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 448
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 449
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 450
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 451
 	li %r0, 784
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 452
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 453
 	li %r0, 400
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 454
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 455
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 456
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 457
 	li %r0, 800
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 458
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 459
 	li %r0, 416
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 460
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 461
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 462
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 463
 	li %r0, 816
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 464
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 465
 	li %r0, 432
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 466
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 467
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 468
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 469
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 470
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop10 if !=
 	.loc 1 471
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop10
 # pa = pa + 768
 	.loc 1 472
-	mr %r5, %r10
 	addi %r5, %r5, 768
 # pb = pb + 1152
 	.loc 1 473
-	mr %r7, %r11
-	addi %r7, %r7, 1152
+	addi %r6, %r6, 1152
 # i0 = i0 - 1
 	.loc 1 474
-	mr %r4, %r8
 	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 475
 	cmplwi %cr0, %r4, 0
 # goto loop9 if !=
 	.loc 1 476
-	mr %r3, %r6
-	mr %r6, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop9
 # pa = 74928
 	.loc 1 477
@@ -1527,200 +1479,190 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	ori %r4, %r4, 9392
 # pa = w + pa
 	.loc 1 478
-	add %r5, %r6, %r4
+	add %r4, %r7, %r4
 # pb = 67152
 	.loc 1 479
-	lis %r4, 1
-	ori %r4, %r4, 1616
+	lis %r5, 1
+	ori %r5, %r5, 1616
 # pb = w + pb
 	.loc 1 480
-	add %r7, %r6, %r4
+	add %r5, %r7, %r5
 # i0 = 3
 	.loc 1 481
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop11:
 # qa = pa
 	.loc 1 483
-	mr %r11, %r4
-	mr %r8, %r6
-	mr %r6, %r3
+	mr %r8, %r4
 # qb = pa + 384
 	.loc 1 484
-	addi %r3, %r5, 384
+	addi %r9, %r4, 384
 # qc = pb
 	.loc 1 485
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 6
 	.loc 1 486
-	mr %r10, %r7
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop12:
 # x0 = mem128[qa]
 	.loc 1 488
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 489
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 490
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 491
 	li %r0, 768
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 492
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 493
 	li %r0, 384
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 494
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 495
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 496
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 497
 	li %r0, 784
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 498
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 499
 	li %r0, 400
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 500
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 501
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 502
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 503
 	li %r0, 800
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 504
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 505
 	li %r0, 416
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 506
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 507
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 508
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 509
 	li %r0, 816
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 510
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 511
 	li %r0, 432
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 512
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 513
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 514
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 515
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 516
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop12 if !=
 	.loc 1 517
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop12
 # pa = pa + 768
 	.loc 1 518
-	mr %r5, %r9
-	addi %r5, %r5, 768
+	addi %r4, %r4, 768
 # pb = pb + 1152
 	.loc 1 519
-	mr %r7, %r10
-	addi %r7, %r7, 1152
+	addi %r5, %r5, 1152
 # i0 = i0 - 1
 	.loc 1 520
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 521
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop11 if !=
 	.loc 1 522
-	mr %r3, %r6
-	mr %r6, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop11
 # x6 = mem128[w + 64]
 	.loc 1 523
 	li %r0, 64
-	lvx %v5, %r6, %r0
+	lvx %v5, %r7, %r0
 # x7 = mem128[w + 80]
 	.loc 1 524
 	li %r0, 80
-	lvx %v6, %r6, %r0
+	lvx %v6, %r7, %r0
 # pa = w + 4848
 	.loc 1 525
-	addi %r5, %r6, 4848
+	addi %r4, %r7, 4848
 # pb = w + 20400
 	.loc 1 526
-	addi %r7, %r6, 20400
+	addi %r5, %r7, 20400
 # i0 = 9
 	.loc 1 527
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop13:
 # qa = pa
 	.loc 1 529
-	mr %r11, %r4
-	mr %r8, %r3
+	mr %r8, %r4
 # qb = pa + 192
 	.loc 1 530
-	addi %r3, %r5, 192
+	addi %r9, %r4, 192
 # qc = pb
 	.loc 1 531
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 532
-	mr %r10, %r7
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop14:
 # x0 = mem128[qa]
 	.loc 1 534
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 535
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 536
 	vspltish %v0, 0
@@ -1728,7 +1670,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 537
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x2 = x2 + tv
 	.loc 1 538
 	vadduhm %v3, %v3, %v0
@@ -1750,7 +1692,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 543
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 544
 	vadduhm %v3, %v3, %v0
@@ -1767,26 +1709,26 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	vsubuhm %v2, %v2, %v4
 # mem128[qc] = x0
 	.loc 1 548
-	stvx %v1, 0, %r7
+	stvx %v1, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 549
 	li %r0, 384
-	stvx %v2, %r7, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 550
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 192] = x0
 	.loc 1 551
 	li %r0, 192
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 552
 	li %r0, 16
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 553
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 554
 	vspltish %v0, 0
@@ -1794,7 +1736,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 555
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x2 = x2 + tv
 	.loc 1 556
 	vadduhm %v3, %v3, %v0
@@ -1816,7 +1758,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 561
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 562
 	vadduhm %v3, %v3, %v0
@@ -1834,26 +1776,26 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qc + 16] = x0
 	.loc 1 566
 	li %r0, 16
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 567
 	li %r0, 400
-	stvx %v2, %r7, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 568
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 208] = x0
 	.loc 1 569
 	li %r0, 208
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 570
 	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 571
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 572
 	vspltish %v0, 0
@@ -1861,7 +1803,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 573
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x2 = x2 + tv
 	.loc 1 574
 	vadduhm %v3, %v3, %v0
@@ -1883,7 +1825,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 579
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 580
 	vadduhm %v3, %v3, %v0
@@ -1901,26 +1843,26 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qc + 32] = x0
 	.loc 1 584
 	li %r0, 32
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 585
 	li %r0, 416
-	stvx %v2, %r7, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 586
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 224] = x0
 	.loc 1 587
 	li %r0, 224
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 588
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 589
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 590
 	vspltish %v0, 0
@@ -1928,7 +1870,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 591
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x2 = x2 + tv
 	.loc 1 592
 	vadduhm %v3, %v3, %v0
@@ -1950,7 +1892,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 597
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 598
 	vadduhm %v3, %v3, %v0
@@ -1968,54 +1910,50 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qc + 48] = x0
 	.loc 1 602
 	li %r0, 48
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 603
 	li %r0, 432
-	stvx %v2, %r7, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 604
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 240] = x0
 	.loc 1 605
 	li %r0, 240
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # qa = qa + 64
 	.loc 1 606
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 607
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 608
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 609
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 610
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop14 if !=
 	.loc 1 611
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop14
 # pa = pa + 384
 	.loc 1 612
-	mr %r5, %r9
-	addi %r5, %r5, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 613
-	mr %r7, %r10
-	addi %r7, %r7, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 614
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 615
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop13 if !=
 	.loc 1 616
-	mr %r3, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop13
 # pa = 67152
 	.loc 1 617
@@ -2023,815 +1961,786 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	ori %r4, %r4, 1616
 # pa = w + pa
 	.loc 1 618
-	add %r5, %r6, %r4
+	add %r4, %r7, %r4
 # pb = 74928
 	.loc 1 619
-	lis %r4, 1
-	ori %r4, %r4, 9392
+	lis %r5, 1
+	ori %r5, %r5, 9392
 # pb = w + pb
 	.loc 1 620
-	add %r7, %r6, %r4
+	add %r5, %r7, %r5
 # i0 = 9
 	.loc 1 621
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop15:
 # qa = pa
 	.loc 1 623
-	mr %r11, %r4
-	mr %r8, %r6
-	mr %r6, %r3
+	mr %r8, %r4
 # qb = pa + 192
 	.loc 1 624
-	addi %r3, %r5, 192
+	addi %r9, %r4, 192
 # qc = pb
 	.loc 1 625
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 626
-	mr %r10, %r7
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop16:
 # x0 = mem128[qa]
 	.loc 1 628
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 629
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 630
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 631
 	li %r0, 384
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 632
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 633
 	li %r0, 192
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 634
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 635
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 636
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 637
 	li %r0, 400
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 638
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 639
 	li %r0, 208
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 640
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 641
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 642
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 643
 	li %r0, 416
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 644
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 645
 	li %r0, 224
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 646
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 647
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 648
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 649
 	li %r0, 432
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 650
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 651
 	li %r0, 240
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 652
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 653
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 654
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 655
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 656
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop16 if !=
 	.loc 1 657
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop16
 # pa = pa + 384
 	.loc 1 658
-	mr %r5, %r9
-	addi %r5, %r5, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 659
-	mr %r7, %r10
-	addi %r7, %r7, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 660
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 661
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop15 if !=
 	.loc 1 662
-	mr %r3, %r6
-	mr %r6, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop15
 # pa = w + 20400
 	.loc 1 663
-	mr %r7, %r3
-	addi %r3, %r6, 20400
+	addi %r5, %r7, 20400
 # pb = w + 4848
 	.loc 1 664
-	addi %r4, %r6, 4848
+	addi %r8, %r7, 4848
 # i0 = 27
 	.loc 1 665
-	mr %r8, %r6
-	li %r5, 27
-	mr %r6, %r4
+	li %r4, 27
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop17:
 # qb = pa + 96
 	.loc 1 668
-	addi %r4, %r3, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 670
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 671
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 672
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r8
 # mem128[qc + 192] = x1
 	.loc 1 673
 	li %r0, 192
-	stvx %v1, %r6, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 674
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 675
 	li %r0, 96
-	stvx %v0, %r6, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 676
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 677
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 678
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 208] = x1
 	.loc 1 679
 	li %r0, 208
-	stvx %v1, %r6, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 680
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 681
 	li %r0, 112
-	stvx %v0, %r6, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 682
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 683
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 684
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 224] = x1
 	.loc 1 685
 	li %r0, 224
-	stvx %v1, %r6, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 686
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 687
 	li %r0, 128
-	stvx %v0, %r6, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 688
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 689
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 690
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 240] = x1
 	.loc 1 691
 	li %r0, 240
-	stvx %v1, %r6, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 692
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 693
 	li %r0, 144
-	stvx %v0, %r6, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 694
 	li %r0, 64
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 695
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 696
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 256] = x1
 	.loc 1 697
 	li %r0, 256
-	stvx %v1, %r6, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 698
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 699
 	li %r0, 160
-	stvx %v0, %r6, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 700
 	li %r0, 80
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 701
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 702
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 272] = x1
 	.loc 1 703
 	li %r0, 272
-	stvx %v1, %r6, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 704
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 705
 	li %r0, 176
-	stvx %v0, %r6, %r0
+	stvx %v0, %r8, %r0
 # pa = pa + 192
 	.loc 1 706
-	addi %r3, %r3, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 707
-	addi %r6, %r6, 288
+	addi %r8, %r8, 288
 # i0 = i0 - 1
 	.loc 1 708
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 709
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop17 if !=
 	.loc 1 710
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop17
 # pa = 74928
 	.loc 1 711
-	lis %r3, 1
-	ori %r3, %r3, 9392
+	lis %r4, 1
+	ori %r4, %r4, 9392
 # pa = w + pa
 	.loc 1 712
-	mr %r6, %r8
-	add %r4, %r6, %r3
+	add %r5, %r7, %r4
 # pb = 67152
 	.loc 1 713
-	lis %r3, 1
-	ori %r3, %r3, 1616
+	lis %r4, 1
+	ori %r4, %r4, 1616
 # pb = w + pb
 	.loc 1 714
-	add %r5, %r6, %r3
+	add %r8, %r7, %r4
 # i0 = 27
 	.loc 1 715
-	mr %r8, %r6
-	li %r6, 27
-	mr %r3, %r7
-	mr %r7, %r3
+	li %r4, 27
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop18:
 # qb = pa + 96
 	.loc 1 718
-	addi %r3, %r4, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 720
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 721
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 722
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r8
 # mem128[qc + 192] = x1
 	.loc 1 723
 	li %r0, 192
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 724
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 725
 	li %r0, 96
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 726
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 727
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 728
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 208] = x1
 	.loc 1 729
 	li %r0, 208
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 730
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 731
 	li %r0, 112
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 732
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 733
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 734
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 224] = x1
 	.loc 1 735
 	li %r0, 224
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 736
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 737
 	li %r0, 128
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 738
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 739
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 740
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 240] = x1
 	.loc 1 741
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 742
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 743
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 744
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 745
 	li %r0, 64
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 746
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 256] = x1
 	.loc 1 747
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 748
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 749
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 750
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 751
 	li %r0, 80
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 752
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 272] = x1
 	.loc 1 753
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 754
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 755
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # pa = pa + 192
 	.loc 1 756
-	addi %r4, %r4, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 757
-	addi %r5, %r5, 288
+	addi %r8, %r8, 288
 # i0 = i0 - 1
 	.loc 1 758
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 759
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop18 if !=
 	.loc 1 760
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop18
 # pa = w + 4848
 	.loc 1 761
-	mr %r6, %r8
-	addi %r4, %r6, 4848
+	addi %r5, %r7, 4848
 # pb = w + 20400
 	.loc 1 762
-	addi %r5, %r6, 20400
+	addi %r8, %r7, 20400
 # z0 = 0
 	.loc 1 763
-	mr %r8, %r6
 	vxor %v0, %v0, %v0
 # i0 = 81
 	.loc 1 764
-	li %r6, 81
-	mr %r3, %r7
-	mr %r7, %r3
-	vor %v2, %v0, %v0
+	li %r4, 81
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop19:
 # qb = pa + 48
 	.loc 1 767
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 769
-	lvx %v0, 0, %r4
+	lvx %v1, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 770
-	lvx %v1, 0, %r3
+	lvx %v2, 0, %r6
 # mem128[qc + 48] = x0
 	.loc 1 771
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 240] = x1
 	.loc 1 772
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v2, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 773
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 144] = x0
 	.loc 1 774
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc] = z0
 	.loc 1 775
-	stvx %v2, 0, %r5
+	stvx %v0, 0, %r8
 # mem128[qc + 96] = z0
 	.loc 1 776
 	li %r0, 96
-	stvx %v2, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 192] = z0
 	.loc 1 777
 	li %r0, 192
-	stvx %v2, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 778
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 779
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 780
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 256] = x1
 	.loc 1 781
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v2, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 782
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 160] = x0
 	.loc 1 783
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 16] = z0
 	.loc 1 784
 	li %r0, 16
-	stvx %v2, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 112] = z0
 	.loc 1 785
 	li %r0, 112
-	stvx %v2, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 208] = z0
 	.loc 1 786
 	li %r0, 208
-	stvx %v2, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 787
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 788
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 789
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 272] = x1
 	.loc 1 790
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v2, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 791
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 176] = x0
 	.loc 1 792
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 32] = z0
 	.loc 1 793
 	li %r0, 32
-	stvx %v2, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 128] = z0
 	.loc 1 794
 	li %r0, 128
-	stvx %v2, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 224] = z0
 	.loc 1 795
 	li %r0, 224
-	stvx %v2, %r5, %r0
+	stvx %v0, %r8, %r0
 # pa = pa + 96
 	.loc 1 796
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 288
 	.loc 1 797
-	addi %r5, %r5, 288
+	addi %r8, %r8, 288
 # i0 = i0 - 1
 	.loc 1 798
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 799
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop19 if !=
 	.loc 1 800
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop19
 # pa = 67152
 	.loc 1 801
-	lis %r3, 1
-	ori %r3, %r3, 1616
+	lis %r4, 1
+	ori %r4, %r4, 1616
 # pa = w + pa
 	.loc 1 802
-	mr %r6, %r8
-	add %r4, %r6, %r3
+	add %r5, %r7, %r4
 # pb = 74928
 	.loc 1 803
-	lis %r3, 1
-	ori %r3, %r3, 9392
+	lis %r4, 1
+	ori %r4, %r4, 9392
 # pb = w + pb
 	.loc 1 804
-	add %r5, %r6, %r3
+	add %r8, %r7, %r4
 # i0 = 81
 	.loc 1 805
-	mr %r8, %r6
-	li %r6, 81
-	mr %r3, %r7
-	mr %r9, %r3
+	li %r4, 81
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop20:
 # qb = pa + 48
 	.loc 1 808
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 810
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 811
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 812
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r8
 # mem128[qc + 96] = x1
 	.loc 1 813
 	li %r0, 96
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 814
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 48] = x0
 	.loc 1 815
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 816
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 817
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 818
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 112] = x1
 	.loc 1 819
 	li %r0, 112
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 820
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 64] = x0
 	.loc 1 821
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 822
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 823
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 824
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 128] = x1
 	.loc 1 825
 	li %r0, 128
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 826
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 80] = x0
 	.loc 1 827
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # pa = pa + 96
 	.loc 1 828
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 144
 	.loc 1 829
-	addi %r5, %r5, 144
+	addi %r8, %r8, 144
 # i0 = i0 - 1
 	.loc 1 830
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 831
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop20 if !=
 	.loc 1 832
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop20
 # pa = 43728
 	.loc 1 833
-	lis %r3, 0
-	ori %r3, %r3, 43728
+	lis %r4, 0
+	ori %r4, %r4, 43728
 # pa = w + pa
 	.loc 1 834
-	mr %r6, %r8
-	add %r3, %r6, %r3
+	add %r4, %r7, %r4
 # z0 = 0
 	.loc 1 835
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 836
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 837
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
 	.loc 1 838
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = w + 20400
 	.loc 1 839
-	addi %r4, %r6, 20400
+	addi %r5, %r7, 20400
 # pb = 74928
 	.loc 1 840
-	lis %r3, 1
-	ori %r3, %r3, 9392
+	lis %r4, 1
+	ori %r4, %r4, 9392
 # pb = w + pb
 	.loc 1 841
-	add %r5, %r6, %r3
+	add %r6, %r7, %r4
 # pc = 86592
 	.loc 1 842
-	lis %r3, 1
-	ori %r3, %r3, 21056
+	lis %r4, 1
+	ori %r4, %r4, 21056
 # pc = w + pc
 	.loc 1 843
-	add %r7, %r6, %r3
+	add %r4, %r7, %r4
 # qa = 121312
 	.loc 1 844
-	lis %r3, 1
-	ori %r3, %r3, 55776
+	lis %r8, 1
+	ori %r8, %r8, 55776
 # qa = w + qa
 	.loc 1 845
-	add %r8, %r6, %r3
+	add %r8, %r7, %r8
 # z0 = 0
 	.loc 1 846
-	mr %r10, %r6
-	vxor %v0, %v0, %v0
+	vxor %v9, %v9, %v9
 # i0 = 81
 	.loc 1 847
-	li %r6, 81
-	mr %r3, %r9
-	mr %r9, %r3
-	vor %v9, %v0, %v0
+	li %r9, 81
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop21:
 # e0 = mem128[pa + 48]
 	.loc 1 849
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # e1 = mem128[pa + 64]
 	.loc 1 850
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # e2 = mem128[pa + 80]
 	.loc 1 851
 	li %r0, 80
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(z0, e0, 14)
 	.loc 1 852
 	vsldoi %v3, %v9, %v0, 14
@@ -2912,7 +2821,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	vmrglh %v22, %v0, %v1
 # x2 = mem128[pb]
 	.loc 1 878
-	lvx %v24, 0, %r5
+	lvx %v24, 0, %r6
 # 4x x0 = x2[0]
 	.loc 1 879
 	vspltw %v6, %v24, 0
@@ -3012,7 +2921,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x2 = mem128[pb + 16]
 	.loc 1 911
 	li %r0, 16
-	lvx %v25, %r5, %r0
+	lvx %v25, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 912
 	vspltw %v7, %v25, 0
@@ -3112,7 +3021,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x2 = mem128[pb + 32]
 	.loc 1 944
 	li %r0, 32
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 945
 	vspltw %v3, %v7, 0
@@ -3259,15 +3168,15 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # e0 = mem128[pa + 144]
 	.loc 1 989
 	li %r0, 144
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # e1 = mem128[pa + 160]
 	.loc 1 990
 	li %r0, 160
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # e2 = mem128[pa + 176]
 	.loc 1 991
 	li %r0, 176
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(z0, e0, 14)
 	.loc 1 992
 	vsldoi %v3, %v9, %v0, 14
@@ -3349,7 +3258,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x2 = mem128[pb + 48]
 	.loc 1 1018
 	li %r0, 48
-	lvx %v22, %r5, %r0
+	lvx %v22, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1019
 	vspltw %v0, %v22, 0
@@ -3449,7 +3358,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x2 = mem128[pb + 64]
 	.loc 1 1051
 	li %r0, 64
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1052
 	vspltw %v2, %v7, 0
@@ -3549,7 +3458,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x2 = mem128[pb + 80]
 	.loc 1 1084
 	li %r0, 80
-	lvx %v6, %r5, %r0
+	lvx %v6, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1085
 	vspltw %v5, %v6, 0
@@ -3697,15 +3606,15 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # e0 = mem128[pa + 240]
 	.loc 1 1129
 	li %r0, 240
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # e1 = mem128[pa + 256]
 	.loc 1 1130
 	li %r0, 256
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # e2 = mem128[pa + 272]
 	.loc 1 1131
 	li %r0, 272
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(z0, e0, 14)
 	.loc 1 1132
 	vsldoi %v3, %v9, %v0, 14
@@ -3787,7 +3696,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x2 = mem128[pb + 96]
 	.loc 1 1158
 	li %r0, 96
-	lvx %v22, %r5, %r0
+	lvx %v22, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1159
 	vspltw %v0, %v22, 0
@@ -3887,7 +3796,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x2 = mem128[pb + 112]
 	.loc 1 1191
 	li %r0, 112
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1192
 	vspltw %v2, %v7, 0
@@ -3987,7 +3896,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x2 = mem128[pb + 128]
 	.loc 1 1224
 	li %r0, 128
-	lvx %v6, %r5, %r0
+	lvx %v6, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1225
 	vspltw %v5, %v6, 0
@@ -4149,11 +4058,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	lvx %v3, %r8, %r0
 # mem128[pc] = x0
 	.loc 1 1273
-	stvx %v1, 0, %r7
+	stvx %v1, 0, %r4
 # mem128[pc + 288] = x3
 	.loc 1 1274
 	li %r0, 288
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1275
 	vsubuwm %v2, %v0, %v2
@@ -4170,7 +4079,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 96] = x5
 	.loc 1 1279
 	li %r0, 96
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x5 = mem128[qa + 288]
 	.loc 1 1280
 	li %r0, 288
@@ -4184,7 +4093,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 192] = x5
 	.loc 1 1283
 	li %r0, 192
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1284
 	li %r0, 16
@@ -4204,11 +4113,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 16] = x0
 	.loc 1 1288
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 304] = x3
 	.loc 1 1289
 	li %r0, 304
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1290
 	vsubuwm %v1, %v1, %v2
@@ -4225,7 +4134,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 112] = x5
 	.loc 1 1294
 	li %r0, 112
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 304]
 	.loc 1 1295
 	li %r0, 304
@@ -4239,7 +4148,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 208] = x5
 	.loc 1 1298
 	li %r0, 208
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1299
 	li %r0, 32
@@ -4259,11 +4168,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 32] = x0
 	.loc 1 1303
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 320] = x3
 	.loc 1 1304
 	li %r0, 320
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1305
 	vsubuwm %v1, %v1, %v2
@@ -4280,7 +4189,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 128] = x5
 	.loc 1 1309
 	li %r0, 128
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 320]
 	.loc 1 1310
 	li %r0, 320
@@ -4294,7 +4203,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 224] = x5
 	.loc 1 1313
 	li %r0, 224
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1314
 	li %r0, 48
@@ -4314,11 +4223,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 48] = x0
 	.loc 1 1318
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 336] = x3
 	.loc 1 1319
 	li %r0, 336
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1320
 	vsubuwm %v1, %v1, %v2
@@ -4335,7 +4244,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 144] = x5
 	.loc 1 1324
 	li %r0, 144
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 336]
 	.loc 1 1325
 	li %r0, 336
@@ -4349,7 +4258,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 240] = x5
 	.loc 1 1328
 	li %r0, 240
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 1329
 	li %r0, 64
@@ -4369,11 +4278,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 64] = x0
 	.loc 1 1333
 	li %r0, 64
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 352] = x3
 	.loc 1 1334
 	li %r0, 352
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1335
 	vsubuwm %v1, %v1, %v2
@@ -4390,7 +4299,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 160] = x5
 	.loc 1 1339
 	li %r0, 160
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 352]
 	.loc 1 1340
 	li %r0, 352
@@ -4404,7 +4313,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 256] = x5
 	.loc 1 1343
 	li %r0, 256
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 1344
 	li %r0, 80
@@ -4424,11 +4333,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 80] = x0
 	.loc 1 1348
 	li %r0, 80
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 368] = x3
 	.loc 1 1349
 	li %r0, 368
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1350
 	vsubuwm %v1, %v1, %v2
@@ -4445,7 +4354,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 176] = x5
 	.loc 1 1354
 	li %r0, 176
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 368]
 	.loc 1 1355
 	li %r0, 368
@@ -4459,74 +4368,69 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[pc + 272] = x5
 	.loc 1 1358
 	li %r0, 272
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # pa = pa + 288
 	.loc 1 1359
-	addi %r4, %r4, 288
+	addi %r5, %r5, 288
 # pb = pb + 144
 	.loc 1 1360
-	addi %r5, %r5, 144
+	addi %r6, %r6, 144
 # pc = pc + 384
 	.loc 1 1361
-	addi %r7, %r7, 384
+	addi %r4, %r4, 384
 # i0 = i0 - 1
 	.loc 1 1362
-	addi %r6, %r6, -1
+	addi %r9, %r9, -1
 # =? i0 - 0
 	.loc 1 1363
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r9, 0
 # goto loop21 if !=
 	.loc 1 1364
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop21
 # pa = 86592
 	.loc 1 1365
-	lis %r3, 1
-	ori %r3, %r3, 21056
+	lis %r4, 1
+	ori %r4, %r4, 21056
 # pa = w + pa
 	.loc 1 1366
-	mr %r6, %r10
-	add %r7, %r6, %r3
+	add %r5, %r7, %r4
 # pb = w + 4848
 	.loc 1 1367
-	addi %r4, %r6, 4848
+	addi %r6, %r7, 4848
 # i0 = 27
 	.loc 1 1368
-	li %r5, 27
-	mr %r3, %r9
+	li %r8, 27
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop22:
 # qa = pa
 	.loc 1 1370
-	mr %r12, %r5
-	mr %r9, %r6
-	mr %r8, %r3
+	mr %r9, %r5
 # qb = pa + 384
 	.loc 1 1371
-	addi %r3, %r7, 384
+	addi %r10, %r5, 384
 # qc = pa + 768
 	.loc 1 1372
-	addi %r5, %r7, 768
+	addi %r11, %r5, 768
 # qd = pb
 	.loc 1 1373
-	mr %r10, %r7
+	mr %r4, %r6
 # i1 = 3
 	.loc 1 1374
-	mr %r11, %r4
-	li %r6, 3
+	li %r12, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop23:
 # x0 = mem128[qa]
 	.loc 1 1376
-	lvx %v0, 0, %r7
+	lvx %v0, 0, %r9
 # x1 = mem128[qa + 192]
 	.loc 1 1377
 	li %r0, 192
-	lvx %v1, %r7, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc]
 	.loc 1 1378
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r11
 # x3 = mem128[qc + 192]
 	.loc 1 1379
 	li %r0, 192
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd] = x0
 	.loc 1 1380
 	stvx %v0, 0, %r4
@@ -4539,7 +4443,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1383
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r10
 # 4x x5 = x5 - x0
 	.loc 1 1384
 	vsubuwm %v2, %v2, %v0
@@ -4553,7 +4457,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x5 = mem128[qb + 192]
 	.loc 1 1387
 	li %r0, 192
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1388
 	vsubuwm %v0, %v0, %v3
@@ -4567,19 +4471,19 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 16]
 	.loc 1 1391
 	li %r0, 16
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qa + 208]
 	.loc 1 1392
 	li %r0, 208
-	lvx %v1, %r7, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1393
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r11, %r0
 # x3 = mem128[qc + 208]
 	.loc 1 1394
 	li %r0, 208
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1395
 	li %r0, 16
@@ -4594,7 +4498,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x5 = mem128[qb + 16]
 	.loc 1 1398
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r10, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1399
 	vsubuwm %v2, %v2, %v0
@@ -4608,7 +4512,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x5 = mem128[qb + 208]
 	.loc 1 1402
 	li %r0, 208
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1403
 	vsubuwm %v0, %v0, %v3
@@ -4622,19 +4526,19 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 32]
 	.loc 1 1406
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qa + 224]
 	.loc 1 1407
 	li %r0, 224
-	lvx %v1, %r7, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1408
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r11, %r0
 # x3 = mem128[qc + 224]
 	.loc 1 1409
 	li %r0, 224
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1410
 	li %r0, 32
@@ -4649,7 +4553,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x5 = mem128[qb + 32]
 	.loc 1 1413
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r10, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1414
 	vsubuwm %v2, %v2, %v0
@@ -4663,7 +4567,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x5 = mem128[qb + 224]
 	.loc 1 1417
 	li %r0, 224
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1418
 	vsubuwm %v0, %v0, %v3
@@ -4677,19 +4581,19 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x0 = mem128[qa + 48]
 	.loc 1 1421
 	li %r0, 48
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qa + 240]
 	.loc 1 1422
 	li %r0, 240
-	lvx %v1, %r7, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1423
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r11, %r0
 # x3 = mem128[qc + 240]
 	.loc 1 1424
 	li %r0, 240
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1425
 	li %r0, 48
@@ -4704,7 +4608,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x5 = mem128[qb + 48]
 	.loc 1 1428
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r10, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1429
 	vsubuwm %v2, %v2, %v0
@@ -4718,7 +4622,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x5 = mem128[qb + 240]
 	.loc 1 1432
 	li %r0, 240
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1433
 	vsubuwm %v0, %v0, %v3
@@ -4731,105 +4635,97 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	stvx %v0, %r4, %r0
 # qa = qa + 64
 	.loc 1 1436
-	addi %r7, %r7, 64
+	addi %r9, %r9, 64
 # qb = qb + 64
 	.loc 1 1437
-	addi %r3, %r3, 64
+	addi %r10, %r10, 64
 # qc = qc + 64
 	.loc 1 1438
-	addi %r5, %r5, 64
+	addi %r11, %r11, 64
 # qd = qd + 64
 	.loc 1 1439
 	addi %r4, %r4, 64
 # i1 = i1 - 1
 	.loc 1 1440
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1441
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r12, 0
 # goto loop23 if !=
 	.loc 1 1442
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop23
 # pa = pa + 1152
 	.loc 1 1443
-	mr %r7, %r10
-	addi %r7, %r7, 1152
+	addi %r5, %r5, 1152
 # pb = pb + 768
 	.loc 1 1444
-	mr %r4, %r11
-	addi %r4, %r4, 768
+	addi %r6, %r6, 768
 # i0 = i0 - 1
 	.loc 1 1445
-	mr %r5, %r12
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 1446
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r8, 0
 # goto loop22 if !=
 	.loc 1 1447
-	mr %r3, %r8
-	mr %r6, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop22
 # pa = w + 4848
 	.loc 1 1448
-	addi %r5, %r6, 4848
+	addi %r4, %r7, 4848
 # pb = 86592
 	.loc 1 1449
-	lis %r4, 1
-	ori %r4, %r4, 21056
+	lis %r5, 1
+	ori %r5, %r5, 21056
 # pb = w + pb
 	.loc 1 1450
-	add %r7, %r6, %r4
+	add %r5, %r7, %r5
 # i0 = 9
 	.loc 1 1451
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop24:
 # qa = pa
 	.loc 1 1453
-	mr %r12, %r4
-	mr %r9, %r6
-	mr %r8, %r3
+	mr %r8, %r4
 # qb = pa + 768
 	.loc 1 1454
-	addi %r3, %r5, 768
+	addi %r9, %r4, 768
 # qc = pa + 1536
 	.loc 1 1455
-	addi %r4, %r5, 1536
+	addi %r10, %r4, 1536
 # qd = pb
 	.loc 1 1456
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 6
 	.loc 1 1457
-	mr %r11, %r7
-	li %r6, 6
+	li %r12, 6
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop25:
 # x0 = mem128[qa]
 	.loc 1 1459
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qa + 384]
 	.loc 1 1460
 	li %r0, 384
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc]
 	.loc 1 1461
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 384]
 	.loc 1 1462
 	li %r0, 384
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1463
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r11
 # mem128[qd + 1152] = x3
 	.loc 1 1464
 	li %r0, 1152
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1465
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1466
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 4x x5 = x5 - x0
 	.loc 1 1467
 	vsubuwm %v2, %v2, %v0
@@ -4839,11 +4735,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 384] = x5
 	.loc 1 1469
 	li %r0, 384
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 384]
 	.loc 1 1470
 	li %r0, 384
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1471
 	vsubuwm %v0, %v0, %v3
@@ -4853,38 +4749,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1473
 	li %r0, 768
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1474
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 400]
 	.loc 1 1475
 	li %r0, 400
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1476
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 400]
 	.loc 1 1477
 	li %r0, 400
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1478
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1168] = x3
 	.loc 1 1479
 	li %r0, 1168
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1480
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1481
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1482
 	vsubuwm %v2, %v2, %v0
@@ -4894,11 +4790,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 400] = x5
 	.loc 1 1484
 	li %r0, 400
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 400]
 	.loc 1 1485
 	li %r0, 400
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1486
 	vsubuwm %v0, %v0, %v3
@@ -4908,38 +4804,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1488
 	li %r0, 784
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1489
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 416]
 	.loc 1 1490
 	li %r0, 416
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1491
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 416]
 	.loc 1 1492
 	li %r0, 416
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1493
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1184] = x3
 	.loc 1 1494
 	li %r0, 1184
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1495
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1496
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1497
 	vsubuwm %v2, %v2, %v0
@@ -4949,11 +4845,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 416] = x5
 	.loc 1 1499
 	li %r0, 416
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 416]
 	.loc 1 1500
 	li %r0, 416
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1501
 	vsubuwm %v0, %v0, %v3
@@ -4963,38 +4859,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1503
 	li %r0, 800
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1504
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 432]
 	.loc 1 1505
 	li %r0, 432
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1506
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 432]
 	.loc 1 1507
 	li %r0, 432
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1508
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1200] = x3
 	.loc 1 1509
 	li %r0, 1200
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1510
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1511
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1512
 	vsubuwm %v2, %v2, %v0
@@ -5004,11 +4900,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 432] = x5
 	.loc 1 1514
 	li %r0, 432
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 432]
 	.loc 1 1515
 	li %r0, 432
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1516
 	vsubuwm %v0, %v0, %v3
@@ -5018,47 +4914,42 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1518
 	li %r0, 816
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1519
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 1520
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 1521
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1522
-	addi %r7, %r7, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1523
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1524
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r12, 0
 # goto loop25 if !=
 	.loc 1 1525
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop25
 # pa = pa + 2304
 	.loc 1 1526
-	mr %r5, %r10
-	addi %r5, %r5, 2304
+	addi %r4, %r4, 2304
 # pb = pb + 1536
 	.loc 1 1527
-	mr %r7, %r11
-	addi %r7, %r7, 1536
+	addi %r5, %r5, 1536
 # i0 = i0 - 1
 	.loc 1 1528
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1529
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop24 if !=
 	.loc 1 1530
-	mr %r3, %r8
-	mr %r6, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop24
 # pa = 86592
 	.loc 1 1531
@@ -5066,60 +4957,57 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	ori %r4, %r4, 21056
 # pa = w + pa
 	.loc 1 1532
-	add %r5, %r6, %r4
+	add %r4, %r7, %r4
 # pb = w + 4848
 	.loc 1 1533
-	addi %r7, %r6, 4848
+	addi %r5, %r7, 4848
 # i0 = 3
 	.loc 1 1534
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop26:
 # qa = pa
 	.loc 1 1536
-	mr %r12, %r4
-	mr %r9, %r6
-	mr %r8, %r3
+	mr %r8, %r4
 # qb = pa + 1536
 	.loc 1 1537
-	addi %r3, %r5, 1536
+	addi %r9, %r4, 1536
 # qc = pa + 3072
 	.loc 1 1538
-	addi %r4, %r5, 3072
+	addi %r10, %r4, 3072
 # qd = pb
 	.loc 1 1539
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 12
 	.loc 1 1540
-	mr %r11, %r7
-	li %r6, 12
+	li %r12, 12
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop27:
 # x0 = mem128[qa]
 	.loc 1 1542
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qa + 768]
 	.loc 1 1543
 	li %r0, 768
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc]
 	.loc 1 1544
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 768]
 	.loc 1 1545
 	li %r0, 768
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1546
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r11
 # mem128[qd + 2304] = x3
 	.loc 1 1547
 	li %r0, 2304
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1548
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1549
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 4x x5 = x5 - x0
 	.loc 1 1550
 	vsubuwm %v2, %v2, %v0
@@ -5129,11 +5017,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1552
 	li %r0, 768
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 768]
 	.loc 1 1553
 	li %r0, 768
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1554
 	vsubuwm %v0, %v0, %v3
@@ -5143,38 +5031,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1536] = x5
 	.loc 1 1556
 	li %r0, 1536
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1557
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 784]
 	.loc 1 1558
 	li %r0, 784
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1559
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 784]
 	.loc 1 1560
 	li %r0, 784
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1561
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2320] = x3
 	.loc 1 1562
 	li %r0, 2320
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1563
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1564
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1565
 	vsubuwm %v2, %v2, %v0
@@ -5184,11 +5072,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1567
 	li %r0, 784
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 784]
 	.loc 1 1568
 	li %r0, 784
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1569
 	vsubuwm %v0, %v0, %v3
@@ -5198,38 +5086,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1552] = x5
 	.loc 1 1571
 	li %r0, 1552
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1572
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 800]
 	.loc 1 1573
 	li %r0, 800
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1574
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 800]
 	.loc 1 1575
 	li %r0, 800
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1576
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2336] = x3
 	.loc 1 1577
 	li %r0, 2336
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1578
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1579
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1580
 	vsubuwm %v2, %v2, %v0
@@ -5239,11 +5127,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1582
 	li %r0, 800
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 800]
 	.loc 1 1583
 	li %r0, 800
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1584
 	vsubuwm %v0, %v0, %v3
@@ -5253,38 +5141,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1568] = x5
 	.loc 1 1586
 	li %r0, 1568
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1587
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 816]
 	.loc 1 1588
 	li %r0, 816
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1589
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 816]
 	.loc 1 1590
 	li %r0, 816
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1591
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2352] = x3
 	.loc 1 1592
 	li %r0, 2352
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1593
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1594
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1595
 	vsubuwm %v2, %v2, %v0
@@ -5294,11 +5182,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1597
 	li %r0, 816
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 816]
 	.loc 1 1598
 	li %r0, 816
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1599
 	vsubuwm %v0, %v0, %v3
@@ -5308,99 +5196,90 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1584] = x5
 	.loc 1 1601
 	li %r0, 1584
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1602
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 1603
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 1604
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1605
-	addi %r7, %r7, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1606
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1607
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r12, 0
 # goto loop27 if !=
 	.loc 1 1608
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop27
 # pa = pa + 4608
 	.loc 1 1609
-	mr %r5, %r10
-	addi %r5, %r5, 4608
+	addi %r4, %r4, 4608
 # pb = pb + 3072
 	.loc 1 1610
-	mr %r7, %r11
-	addi %r7, %r7, 3072
+	addi %r5, %r5, 3072
 # i0 = i0 - 1
 	.loc 1 1611
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1612
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop26 if !=
 	.loc 1 1613
-	mr %r3, %r8
-	mr %r6, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop26
 # pa = w + 4848
 	.loc 1 1614
-	mr %r10, %r3
-	addi %r4, %r6, 4848
+	addi %r5, %r7, 4848
 # pb = 86592
 	.loc 1 1615
-	lis %r3, 1
-	ori %r3, %r3, 21056
+	lis %r4, 1
+	ori %r4, %r4, 21056
 # pb = w + pb
 	.loc 1 1616
-	add %r7, %r6, %r3
-# qa = pa
-	.loc 1 1617
-	mr %r8, %r6
+	add %r8, %r7, %r4
 # qb = pa + 3072
 	.loc 1 1618
-	addi %r3, %r4, 3072
+	addi %r4, %r5, 3072
 # qc = pa + 6144
 	.loc 1 1619
-	addi %r5, %r4, 6144
+	addi %r6, %r5, 6144
 # i1 = 24
 	.loc 1 1621
-	li %r6, 24
+	li %r9, 24
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop28:
 # x0 = mem128[qa]
 	.loc 1 1623
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qa + 1536]
 	.loc 1 1624
 	li %r0, 1536
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc]
 	.loc 1 1625
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # x3 = mem128[qc + 1536]
 	.loc 1 1626
 	li %r0, 1536
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd] = x0
 	.loc 1 1627
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r8
 # mem128[qd + 4608] = x3
 	.loc 1 1628
 	li %r0, 4608
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1629
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1630
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r4
 # 4x x5 = x5 - x0
 	.loc 1 1631
 	vsubuwm %v2, %v2, %v0
@@ -5410,11 +5289,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1536] = x5
 	.loc 1 1633
 	li %r0, 1536
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 1536]
 	.loc 1 1634
 	li %r0, 1536
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1635
 	vsubuwm %v0, %v0, %v3
@@ -5424,38 +5303,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 3072] = x5
 	.loc 1 1637
 	li %r0, 3072
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1638
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 1552]
 	.loc 1 1639
 	li %r0, 1552
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1640
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 1552]
 	.loc 1 1641
 	li %r0, 1552
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1642
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 4624] = x3
 	.loc 1 1643
 	li %r0, 4624
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1644
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1645
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1646
 	vsubuwm %v2, %v2, %v0
@@ -5465,11 +5344,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1552] = x5
 	.loc 1 1648
 	li %r0, 1552
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 1552]
 	.loc 1 1649
 	li %r0, 1552
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1650
 	vsubuwm %v0, %v0, %v3
@@ -5479,38 +5358,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 3088] = x5
 	.loc 1 1652
 	li %r0, 3088
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1653
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 1568]
 	.loc 1 1654
 	li %r0, 1568
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1655
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 1568]
 	.loc 1 1656
 	li %r0, 1568
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1657
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 4640] = x3
 	.loc 1 1658
 	li %r0, 4640
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1659
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1660
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1661
 	vsubuwm %v2, %v2, %v0
@@ -5520,11 +5399,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1568] = x5
 	.loc 1 1663
 	li %r0, 1568
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 1568]
 	.loc 1 1664
 	li %r0, 1568
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1665
 	vsubuwm %v0, %v0, %v3
@@ -5534,38 +5413,38 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 3104] = x5
 	.loc 1 1667
 	li %r0, 3104
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1668
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 1584]
 	.loc 1 1669
 	li %r0, 1584
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1670
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 1584]
 	.loc 1 1671
 	li %r0, 1584
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1672
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 4656] = x3
 	.loc 1 1673
 	li %r0, 4656
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1674
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1675
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1676
 	vsubuwm %v2, %v2, %v0
@@ -5575,11 +5454,11 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 1584] = x5
 	.loc 1 1678
 	li %r0, 1584
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 1584]
 	.loc 1 1679
 	li %r0, 1584
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1680
 	vsubuwm %v0, %v0, %v3
@@ -5589,105 +5468,104 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 3120] = x5
 	.loc 1 1682
 	li %r0, 3120
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # qa = qa + 64
 	.loc 1 1683
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 1684
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 1685
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qd = qd + 64
 	.loc 1 1686
-	addi %r7, %r7, 64
+	addi %r8, %r8, 64
 # i1 = i1 - 1
 	.loc 1 1687
-	addi %r6, %r6, -1
+	addi %r9, %r9, -1
 # =? i1 - 0
 	.loc 1 1688
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r9, 0
 # goto loop28 if !=
 	.loc 1 1689
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop28
 # x4 = mem128[w + 176]
 	.loc 1 1690
-	mr %r6, %r8
 	li %r0, 176
-	lvx %v2, %r6, %r0
+	lvx %v1, %r7, %r0
 # x5 = mem128[w + 192]
 	.loc 1 1691
 	li %r0, 192
-	lvx %v5, %r6, %r0
+	lvx %v2, %r7, %r0
 # x6 = mem128[w + 64]
 	.loc 1 1692
 	li %r0, 64
-	lvx %v3, %r6, %r0
+	lvx %v3, %r7, %r0
 # x7 = mem128[w + 80]
 	.loc 1 1693
 	li %r0, 80
-	lvx %v4, %r6, %r0
+	lvx %v4, %r7, %r0
 # pa = 86592
 	.loc 1 1694
-	lis %r3, 1
-	ori %r3, %r3, 21056
+	lis %r4, 1
+	ori %r4, %r4, 21056
 # pa = w + pa
 	.loc 1 1695
-	add %r3, %r6, %r3
+	add %r4, %r7, %r4
 # pb = 89200
 	.loc 1 1696
-	lis %r4, 1
-	ori %r4, %r4, 23664
-# pb = w + pb
-	.loc 1 1697
-	add %r4, %r6, %r4
-# pc = 89200
-	.loc 1 1698
 	lis %r5, 1
 	ori %r5, %r5, 23664
+# pb = w + pb
+	.loc 1 1697
+	add %r5, %r7, %r5
+# pc = 89200
+	.loc 1 1698
+	lis %r6, 1
+	ori %r6, %r6, 23664
 # pc = w + pc
 	.loc 1 1699
-	add %r5, %r6, %r5
+	add %r6, %r7, %r6
 # qd = 120000
 	.loc 1 1700
-	lis %r7, 1
-	ori %r7, %r7, 54464
+	lis %r8, 1
+	ori %r8, %r8, 54464
 # qd = w + qd
 	.loc 1 1701
-	add %r7, %r6, %r7
+	add %r8, %r7, %r8
 # x0 = mem128[pa]
 	.loc 1 1702
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # a0 = mem128[pb]
 	.loc 1 1703
-	lvx %v1, 0, %r4
+	lvx %v5, 0, %r5
 # a1 = mem128[pb + 16]
 	.loc 1 1704
 	li %r0, 16
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1705
-	vsldoi %v1, %v1, %v6, 4
+	vsldoi %v5, %v5, %v6, 4
 # 4x x0 = x0 + a0
 	.loc 1 1706
-	vadduwm %v0, %v0, %v1
+	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc]
 	.loc 1 1707
-	lvx %v1, 0, %r5
+	lvx %v5, 0, %r6
 # a1 = mem128[w + 224]
 	.loc 1 1708
 	li %r0, 224
-	lvx %v6, %r6, %r0
+	lvx %v6, %r7, %r0
 # x2 = x2 & a1
 	.loc 1 1709
-	vand %v1, %v1, %v6
+	vand %v5, %v5, %v6
 # 4x x0 = x0 + x2
 	.loc 1 1710
-	vadduwm %v1, %v0, %v1
+	vadduwm %v5, %v0, %v5
 # x2 = x0
 	.loc 1 1711
-	vor %v6, %v1, %v1
+	vor %v6, %v5, %v5
 # 4x x2 <<= 16
 	.loc 1 1712
 	vspltisw %v0, -16
@@ -5698,23 +5576,23 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	vsraw %v6, %v6, %v0
 # 4x x0 = x0 - x2
 	.loc 1 1714
-	vsubuwm %v1, %v1, %v6
+	vsubuwm %v5, %v5, %v6
 # (int32) 4x x0 >>= 16
 	.loc 1 1715
 	vspltisw %v0, -16
-	vsraw %v1, %v1, %v0
+	vsraw %v5, %v5, %v0
 # x1 = mem128[pa + 16]
 	.loc 1 1716
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 16]
 	.loc 1 1717
 	li %r0, 16
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 32]
 	.loc 1 1718
 	li %r0, 32
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1719
 	vsldoi %v7, %v7, %v8, 4
@@ -5724,7 +5602,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x3 = mem128[pc + 16]
 	.loc 1 1721
 	li %r0, 16
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1722
 	vadduwm %v7, %v0, %v7
@@ -5751,7 +5629,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	vpkswss %v6, %v6, %v8
 # x0 = packs32(x0, x1)
 	.loc 1 1729
-	vpkswss %v1, %v1, %v7
+	vpkswss %v5, %v5, %v7
 # 8x x3 = mulhis15(x2, x6)
 	.loc 1 1730
 	vspltish %v0, 0
@@ -5759,7 +5637,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1731
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1732
 	vadduhm %v7, %v7, %v0
@@ -5777,76 +5655,72 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x5)
 	.loc 1 1736
 	vspltish %v0, 0
-	vmhaddshs %v7, %v1, %v5, %v0
+	vmhaddshs %v7, %v5, %v2, %v0
 # 8x x0 = x0 * x4
 	.loc 1 1737
 	vspltish %v0, 0
-	vmladduhm %v8, %v1, %v2, %v0
+	vmladduhm %v8, %v5, %v1, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1738
 	vspltish %v0, 0
-	vmladduhm %v1, %v7, %v4, %v0
+	vmladduhm %v5, %v7, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1739
-	vsubuhm %v8, %v8, %v1
+	vsubuhm %v8, %v8, %v5
 # 8x x0 = x0 + x2
 	.loc 1 1740
 	vadduhm %v8, %v8, %v6
 # 8x x3 = mulhis15(x0, x6)
 	.loc 1 1741
 	vspltish %v0, 0
-	vmhaddshs %v1, %v8, %v3, %v0
+	vmhaddshs %v5, %v8, %v3, %v0
 # tv = mem128[w + 96]
 	.loc 1 1742
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1743
-	vadduhm %v1, %v1, %v0
+	vadduhm %v5, %v5, %v0
 # (int16) 8x x3 >>= 10
 	.loc 1 1744
 	vspltish %v0, 10
-	vsrah %v1, %v1, %v0
+	vsrah %v5, %v5, %v0
 # 8x x3 = x3 * x7
 	.loc 1 1745
 	vspltish %v0, 0
-	vmladduhm %v6, %v1, %v4, %v0
+	vmladduhm %v6, %v5, %v4, %v0
 # 8x x0 = x0 - x3
 	.loc 1 1746
 	vsubuhm %v8, %v8, %v6
 # mem128[qd] = x0
 	.loc 1 1747
-	stvx %v8, 0, %r7
+	stvx %v8, 0, %r8
 # pa = pa + 32
 	.loc 1 1748
-	addi %r8, %r3, 32
+	addi %r4, %r4, 32
 # pb = pb + 32
 	.loc 1 1749
-	addi %r4, %r4, 32
+	addi %r5, %r5, 32
 # pc = pc + 32
 	.loc 1 1750
-	addi %r5, %r5, 32
+	addi %r6, %r6, 32
 # qd = qd + 16
 	.loc 1 1751
-	addi %r7, %r7, 16
+	addi %r8, %r8, 16
 # i1 = 20
 	.loc 1 1752
 	li %r9, 20
-	mr %r3, %r10
-	mr %r10, %r3
-	vor %v1, %v2, %v2
-	vor %v2, %v5, %v5
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop29:
 # x0 = mem128[pa]
 	.loc 1 1754
-	lvx %v0, 0, %r8
+	lvx %v0, 0, %r4
 # a0 = mem128[pb]
 	.loc 1 1755
-	lvx %v5, 0, %r4
+	lvx %v5, 0, %r5
 # a1 = mem128[pb + 16]
 	.loc 1 1756
 	li %r0, 16
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1757
 	vsldoi %v5, %v5, %v6, 4
@@ -5855,7 +5729,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc]
 	.loc 1 1759
-	lvx %v5, 0, %r5
+	lvx %v5, 0, %r6
 # 4x x0 = x0 + x2
 	.loc 1 1760
 	vadduwm %v5, %v0, %v5
@@ -5880,15 +5754,15 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x1 = mem128[pa + 16]
 	.loc 1 1766
 	li %r0, 16
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 16]
 	.loc 1 1767
 	li %r0, 16
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 32]
 	.loc 1 1768
 	li %r0, 32
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1769
 	vsldoi %v7, %v7, %v8, 4
@@ -5898,7 +5772,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x3 = mem128[pc + 16]
 	.loc 1 1771
 	li %r0, 16
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1772
 	vadduwm %v7, %v0, %v7
@@ -5933,7 +5807,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1781
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1782
 	vadduhm %v7, %v7, %v0
@@ -5973,7 +5847,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1792
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1793
 	vadduhm %v5, %v5, %v0
@@ -5990,19 +5864,19 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	vsubuhm %v8, %v8, %v6
 # mem128[qd] = x0
 	.loc 1 1797
-	stvx %v8, 0, %r7
+	stvx %v8, 0, %r8
 # x0 = mem128[pa + 32]
 	.loc 1 1798
 	li %r0, 32
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 32]
 	.loc 1 1799
 	li %r0, 32
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 48]
 	.loc 1 1800
 	li %r0, 48
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1801
 	vsldoi %v5, %v5, %v6, 4
@@ -6012,7 +5886,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x2 = mem128[pc + 32]
 	.loc 1 1803
 	li %r0, 32
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 1804
 	vadduwm %v5, %v0, %v5
@@ -6037,15 +5911,15 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x1 = mem128[pa + 48]
 	.loc 1 1810
 	li %r0, 48
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 48]
 	.loc 1 1811
 	li %r0, 48
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 64]
 	.loc 1 1812
 	li %r0, 64
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1813
 	vsldoi %v7, %v7, %v8, 4
@@ -6055,7 +5929,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x3 = mem128[pc + 48]
 	.loc 1 1815
 	li %r0, 48
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1816
 	vadduwm %v7, %v0, %v7
@@ -6090,7 +5964,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1825
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1826
 	vadduhm %v7, %v7, %v0
@@ -6130,7 +6004,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1836
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1837
 	vadduhm %v5, %v5, %v0
@@ -6148,19 +6022,19 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 16] = x0
 	.loc 1 1841
 	li %r0, 16
-	stvx %v8, %r7, %r0
+	stvx %v8, %r8, %r0
 # x0 = mem128[pa + 64]
 	.loc 1 1842
 	li %r0, 64
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 64]
 	.loc 1 1843
 	li %r0, 64
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 80]
 	.loc 1 1844
 	li %r0, 80
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1845
 	vsldoi %v5, %v5, %v6, 4
@@ -6170,7 +6044,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x2 = mem128[pc + 64]
 	.loc 1 1847
 	li %r0, 64
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 1848
 	vadduwm %v5, %v0, %v5
@@ -6195,15 +6069,15 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x1 = mem128[pa + 80]
 	.loc 1 1854
 	li %r0, 80
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 80]
 	.loc 1 1855
 	li %r0, 80
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 96]
 	.loc 1 1856
 	li %r0, 96
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1857
 	vsldoi %v7, %v7, %v8, 4
@@ -6213,7 +6087,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x3 = mem128[pc + 80]
 	.loc 1 1859
 	li %r0, 80
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1860
 	vadduwm %v7, %v0, %v7
@@ -6248,7 +6122,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1869
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1870
 	vadduhm %v7, %v7, %v0
@@ -6288,7 +6162,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1880
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1881
 	vadduhm %v5, %v5, %v0
@@ -6306,19 +6180,19 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 32] = x0
 	.loc 1 1885
 	li %r0, 32
-	stvx %v8, %r7, %r0
+	stvx %v8, %r8, %r0
 # x0 = mem128[pa + 96]
 	.loc 1 1886
 	li %r0, 96
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 96]
 	.loc 1 1887
 	li %r0, 96
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 112]
 	.loc 1 1888
 	li %r0, 112
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1889
 	vsldoi %v5, %v5, %v6, 4
@@ -6328,7 +6202,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x2 = mem128[pc + 96]
 	.loc 1 1891
 	li %r0, 96
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 1892
 	vadduwm %v5, %v0, %v5
@@ -6353,15 +6227,15 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x1 = mem128[pa + 112]
 	.loc 1 1898
 	li %r0, 112
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 112]
 	.loc 1 1899
 	li %r0, 112
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 128]
 	.loc 1 1900
 	li %r0, 128
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1901
 	vsldoi %v7, %v7, %v8, 4
@@ -6371,7 +6245,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x3 = mem128[pc + 112]
 	.loc 1 1903
 	li %r0, 112
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1904
 	vadduwm %v7, %v0, %v7
@@ -6406,7 +6280,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1913
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1914
 	vadduhm %v7, %v7, %v0
@@ -6446,7 +6320,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1924
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1925
 	vadduhm %v5, %v5, %v0
@@ -6464,19 +6338,19 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # mem128[qd + 48] = x0
 	.loc 1 1929
 	li %r0, 48
-	stvx %v8, %r7, %r0
+	stvx %v8, %r8, %r0
 # pa = pa + 128
 	.loc 1 1930
-	addi %r8, %r8, 128
+	addi %r4, %r4, 128
 # pb = pb + 128
 	.loc 1 1931
-	addi %r4, %r4, 128
+	addi %r5, %r5, 128
 # pc = pc + 128
 	.loc 1 1932
-	addi %r5, %r5, 128
+	addi %r6, %r6, 128
 # qd = qd + 64
 	.loc 1 1933
-	addi %r7, %r7, 64
+	addi %r8, %r8, 64
 # i1 = i1 - 1
 	.loc 1 1934
 	addi %r9, %r9, -1
@@ -6488,31 +6362,29 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop29
 # x0 = mem128[pa]
 	.loc 1 1937
-	vor %v5, %v2, %v2
-	vor %v2, %v1, %v1
-	lvx %v0, 0, %r8
+	lvx %v0, 0, %r4
 # a0 = mem128[pb]
 	.loc 1 1938
-	lvx %v1, 0, %r4
+	lvx %v5, 0, %r5
 # a1 = mem128[pb + 16]
 	.loc 1 1939
 	li %r0, 16
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1940
-	vsldoi %v1, %v1, %v6, 4
+	vsldoi %v5, %v5, %v6, 4
 # 4x x0 = x0 + a0
 	.loc 1 1941
-	vadduwm %v0, %v0, %v1
+	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc]
 	.loc 1 1942
-	lvx %v1, 0, %r5
+	lvx %v5, 0, %r6
 # 4x x0 = x0 + x2
 	.loc 1 1943
-	vadduwm %v1, %v0, %v1
+	vadduwm %v5, %v0, %v5
 # x2 = x0
 	.loc 1 1944
-	vor %v6, %v1, %v1
+	vor %v6, %v5, %v5
 # 4x x2 <<= 16
 	.loc 1 1945
 	vspltisw %v0, -16
@@ -6523,23 +6395,23 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	vsraw %v6, %v6, %v0
 # 4x x0 = x0 - x2
 	.loc 1 1947
-	vsubuwm %v1, %v1, %v6
+	vsubuwm %v5, %v5, %v6
 # (int32) 4x x0 >>= 16
 	.loc 1 1948
 	vspltisw %v0, -16
-	vsraw %v1, %v1, %v0
+	vsraw %v5, %v5, %v0
 # x1 = mem128[pa + 16]
 	.loc 1 1949
 	li %r0, 16
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 16]
 	.loc 1 1950
 	li %r0, 16
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 32]
 	.loc 1 1951
 	li %r0, 32
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1952
 	vsldoi %v7, %v7, %v8, 4
@@ -6549,7 +6421,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # x3 = mem128[pc + 16]
 	.loc 1 1954
 	li %r0, 16
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1955
 	vadduwm %v7, %v0, %v7
@@ -6576,7 +6448,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	vpkswss %v6, %v6, %v8
 # x0 = packs32(x0, x1)
 	.loc 1 1962
-	vpkswss %v1, %v1, %v7
+	vpkswss %v5, %v5, %v7
 # 8x x3 = mulhis15(x2, x6)
 	.loc 1 1963
 	vspltish %v0, 0
@@ -6584,7 +6456,7 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1964
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1965
 	vadduhm %v7, %v7, %v0
@@ -6602,29 +6474,29 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x1 = mulhis15(x0, x5)
 	.loc 1 1969
 	vspltish %v0, 0
-	vmhaddshs %v7, %v1, %v5, %v0
+	vmhaddshs %v7, %v5, %v2, %v0
 # 8x x0 = x0 * x4
 	.loc 1 1970
 	vspltish %v0, 0
-	vmladduhm %v5, %v1, %v2, %v0
+	vmladduhm %v2, %v5, %v1, %v0
 # 8x x1 = x1 * x7
 	.loc 1 1971
 	vspltish %v0, 0
 	vmladduhm %v1, %v7, %v4, %v0
 # 8x x0 = x0 - x1
 	.loc 1 1972
-	vsubuhm %v5, %v5, %v1
+	vsubuhm %v2, %v2, %v1
 # 8x x0 = x0 + x2
 	.loc 1 1973
-	vadduhm %v5, %v5, %v6
+	vadduhm %v2, %v2, %v6
 # 8x x3 = mulhis15(x0, x6)
 	.loc 1 1974
 	vspltish %v0, 0
-	vmhaddshs %v1, %v5, %v3, %v0
+	vmhaddshs %v1, %v2, %v3, %v0
 # tv = mem128[w + 96]
 	.loc 1 1975
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1976
 	vadduhm %v1, %v1, %v0
@@ -6635,82 +6507,78 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 # 8x x3 = x3 * x7
 	.loc 1 1978
 	vspltish %v0, 0
-	vmladduhm %v2, %v1, %v4, %v0
+	vmladduhm %v3, %v1, %v4, %v0
 # 8x x0 = x0 - x3
 	.loc 1 1979
-	vsubuhm %v5, %v5, %v2
+	vsubuhm %v2, %v2, %v3
 # mem128[qd] = x0
 	.loc 1 1980
-	stvx %v5, 0, %r7
+	stvx %v2, 0, %r8
 # pa = 120000
 	.loc 1 1981
-	lis %r3, 1
-	ori %r3, %r3, 54464
+	lis %r4, 1
+	ori %r4, %r4, 54464
 # pa = w + pa
 	.loc 1 1982
-	add %r4, %r6, %r3
-# pb = out
-	.loc 1 1983
-	mr %r3, %r10
+	add %r4, %r7, %r4
 # i1 = 163
 	.loc 1 1984
 	li %r5, 163
-	mr %r6, %r3
 .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop30:
 # t0 = mem16[pa]
 	.loc 1 1986
-	lhz %r3, 0(%r4)
+	lhz %r6, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 1987
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = t0 >> 8
 	.loc 1 1988
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 1] = t0
 	.loc 1 1989
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem16[pa + 2]
 	.loc 1 1990
-	lhz %r3, 2(%r4)
+	lhz %r6, 2(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 1991
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = t0 >> 8
 	.loc 1 1992
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 3] = t0
 	.loc 1 1993
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem16[pa + 4]
 	.loc 1 1994
-	lhz %r3, 4(%r4)
+	lhz %r6, 4(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 1995
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = t0 >> 8
 	.loc 1 1996
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 5] = t0
 	.loc 1 1997
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem16[pa + 6]
 	.loc 1 1998
-	lhz %r3, 6(%r4)
+	lhz %r6, 6(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 1999
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = t0 >> 8
 	.loc 1 2000
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 7] = t0
 	.loc 1 2001
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # pa = pa + 8
 	.loc 1 2002
 	addi %r4, %r4, 8
 # pb = pb + 8
 	.loc 1 2003
-	addi %r6, %r6, 8
+	addi %r3, %r3, 8
 # i1 = i1 - 1
 	.loc 1 2004
 	addi %r5, %r5, -1
@@ -6722,7 +6590,6 @@ qhasm_kernel_core_multsntrup653_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup653_ppc32_altivec_mul.loop30
 # t0 = mem16[pa]
 	.loc 1 2007
-	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2008

@@ -26,537 +26,528 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	stvx %v27, %r1, %r0
 	li %r0, 144
 	stvx %v28, %r1, %r0
-# input out in k c w
-	.loc 1 15
-	mr %r8, %r3
 # w = w + 15
 	.loc 1 17
 	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 18
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 19
-	and %r7, %r7, %r3
+	and %r8, %r7, %r6
 # t0 = 1
 	.loc 1 20
-	li %r3, 1
+	li %r6, 1
 # mem16[w + 0] = t0
 	.loc 1 21
-	sth %r3, 0(%r7)
+	sth %r6, 0(%r8)
 # mem16[w + 2] = t0
 	.loc 1 22
-	sth %r3, 2(%r7)
+	sth %r6, 2(%r8)
 # mem16[w + 4] = t0
 	.loc 1 23
-	sth %r3, 4(%r7)
+	sth %r6, 4(%r8)
 # mem16[w + 6] = t0
 	.loc 1 24
-	sth %r3, 6(%r7)
+	sth %r6, 6(%r8)
 # mem16[w + 8] = t0
 	.loc 1 25
-	sth %r3, 8(%r7)
+	sth %r6, 8(%r8)
 # mem16[w + 10] = t0
 	.loc 1 26
-	sth %r3, 10(%r7)
+	sth %r6, 10(%r8)
 # mem16[w + 12] = t0
 	.loc 1 27
-	sth %r3, 12(%r7)
+	sth %r6, 12(%r8)
 # mem16[w + 14] = t0
 	.loc 1 28
-	sth %r3, 14(%r7)
+	sth %r6, 14(%r8)
 # t0 = 3
 	.loc 1 29
-	li %r3, 3
+	li %r6, 3
 # mem16[w + 16] = t0
 	.loc 1 30
-	sth %r3, 16(%r7)
+	sth %r6, 16(%r8)
 # mem16[w + 18] = t0
 	.loc 1 31
-	sth %r3, 18(%r7)
+	sth %r6, 18(%r8)
 # mem16[w + 20] = t0
 	.loc 1 32
-	sth %r3, 20(%r7)
+	sth %r6, 20(%r8)
 # mem16[w + 22] = t0
 	.loc 1 33
-	sth %r3, 22(%r7)
+	sth %r6, 22(%r8)
 # mem16[w + 24] = t0
 	.loc 1 34
-	sth %r3, 24(%r7)
+	sth %r6, 24(%r8)
 # mem16[w + 26] = t0
 	.loc 1 35
-	sth %r3, 26(%r7)
+	sth %r6, 26(%r8)
 # mem16[w + 28] = t0
 	.loc 1 36
-	sth %r3, 28(%r7)
+	sth %r6, 28(%r8)
 # mem16[w + 30] = t0
 	.loc 1 37
-	sth %r3, 30(%r7)
+	sth %r6, 30(%r8)
 # t0 = 2287
 	.loc 1 38
-	li %r3, 2287
+	li %r6, 2287
 # mem16[w + 32] = t0
 	.loc 1 39
-	sth %r3, 32(%r7)
+	sth %r6, 32(%r8)
 # mem16[w + 34] = t0
 	.loc 1 40
-	sth %r3, 34(%r7)
+	sth %r6, 34(%r8)
 # mem16[w + 36] = t0
 	.loc 1 41
-	sth %r3, 36(%r7)
+	sth %r6, 36(%r8)
 # mem16[w + 38] = t0
 	.loc 1 42
-	sth %r3, 38(%r7)
+	sth %r6, 38(%r8)
 # mem16[w + 40] = t0
 	.loc 1 43
-	sth %r3, 40(%r7)
+	sth %r6, 40(%r8)
 # mem16[w + 42] = t0
 	.loc 1 44
-	sth %r3, 42(%r7)
+	sth %r6, 42(%r8)
 # mem16[w + 44] = t0
 	.loc 1 45
-	sth %r3, 44(%r7)
+	sth %r6, 44(%r8)
 # mem16[w + 46] = t0
 	.loc 1 46
-	sth %r3, 46(%r7)
+	sth %r6, 46(%r8)
 # t0 = 10923
 	.loc 1 47
-	li %r3, 10923
+	li %r6, 10923
 # mem16[w + 48] = t0
 	.loc 1 48
-	sth %r3, 48(%r7)
+	sth %r6, 48(%r8)
 # mem16[w + 50] = t0
 	.loc 1 49
-	sth %r3, 50(%r7)
+	sth %r6, 50(%r8)
 # mem16[w + 52] = t0
 	.loc 1 50
-	sth %r3, 52(%r7)
+	sth %r6, 52(%r8)
 # mem16[w + 54] = t0
 	.loc 1 51
-	sth %r3, 54(%r7)
+	sth %r6, 54(%r8)
 # mem16[w + 56] = t0
 	.loc 1 52
-	sth %r3, 56(%r7)
+	sth %r6, 56(%r8)
 # mem16[w + 58] = t0
 	.loc 1 53
-	sth %r3, 58(%r7)
+	sth %r6, 58(%r8)
 # mem16[w + 60] = t0
 	.loc 1 54
-	sth %r3, 60(%r7)
+	sth %r6, 60(%r8)
 # mem16[w + 62] = t0
 	.loc 1 55
-	sth %r3, 62(%r7)
+	sth %r6, 62(%r8)
 # t0 = 7309
 	.loc 1 56
-	li %r3, 7309
+	li %r6, 7309
 # mem16[w + 64] = t0
 	.loc 1 57
-	sth %r3, 64(%r7)
+	sth %r6, 64(%r8)
 # mem16[w + 66] = t0
 	.loc 1 58
-	sth %r3, 66(%r7)
+	sth %r6, 66(%r8)
 # mem16[w + 68] = t0
 	.loc 1 59
-	sth %r3, 68(%r7)
+	sth %r6, 68(%r8)
 # mem16[w + 70] = t0
 	.loc 1 60
-	sth %r3, 70(%r7)
+	sth %r6, 70(%r8)
 # mem16[w + 72] = t0
 	.loc 1 61
-	sth %r3, 72(%r7)
+	sth %r6, 72(%r8)
 # mem16[w + 74] = t0
 	.loc 1 62
-	sth %r3, 74(%r7)
+	sth %r6, 74(%r8)
 # mem16[w + 76] = t0
 	.loc 1 63
-	sth %r3, 76(%r7)
+	sth %r6, 76(%r8)
 # mem16[w + 78] = t0
 	.loc 1 64
-	sth %r3, 78(%r7)
+	sth %r6, 78(%r8)
 # t0 = 4591
 	.loc 1 65
-	li %r3, 4591
+	li %r6, 4591
 # mem16[w + 80] = t0
 	.loc 1 66
-	sth %r3, 80(%r7)
+	sth %r6, 80(%r8)
 # mem16[w + 82] = t0
 	.loc 1 67
-	sth %r3, 82(%r7)
+	sth %r6, 82(%r8)
 # mem16[w + 84] = t0
 	.loc 1 68
-	sth %r3, 84(%r7)
+	sth %r6, 84(%r8)
 # mem16[w + 86] = t0
 	.loc 1 69
-	sth %r3, 86(%r7)
+	sth %r6, 86(%r8)
 # mem16[w + 88] = t0
 	.loc 1 70
-	sth %r3, 88(%r7)
+	sth %r6, 88(%r8)
 # mem16[w + 90] = t0
 	.loc 1 71
-	sth %r3, 90(%r7)
+	sth %r6, 90(%r8)
 # mem16[w + 92] = t0
 	.loc 1 72
-	sth %r3, 92(%r7)
+	sth %r6, 92(%r8)
 # mem16[w + 94] = t0
 	.loc 1 73
-	sth %r3, 94(%r7)
+	sth %r6, 94(%r8)
 # t0 = 512
 	.loc 1 74
-	li %r3, 512
+	li %r6, 512
 # mem16[w + 96] = t0
 	.loc 1 75
-	sth %r3, 96(%r7)
+	sth %r6, 96(%r8)
 # mem16[w + 98] = t0
 	.loc 1 76
-	sth %r3, 98(%r7)
+	sth %r6, 98(%r8)
 # mem16[w + 100] = t0
 	.loc 1 77
-	sth %r3, 100(%r7)
+	sth %r6, 100(%r8)
 # mem16[w + 102] = t0
 	.loc 1 78
-	sth %r3, 102(%r7)
+	sth %r6, 102(%r8)
 # mem16[w + 104] = t0
 	.loc 1 79
-	sth %r3, 104(%r7)
+	sth %r6, 104(%r8)
 # mem16[w + 106] = t0
 	.loc 1 80
-	sth %r3, 106(%r7)
+	sth %r6, 106(%r8)
 # mem16[w + 108] = t0
 	.loc 1 81
-	sth %r3, 108(%r7)
+	sth %r6, 108(%r8)
 # mem16[w + 110] = t0
 	.loc 1 82
-	sth %r3, 110(%r7)
+	sth %r6, 110(%r8)
 # t0 = 489
 	.loc 1 83
-	li %r3, 489
+	li %r6, 489
 # mem16[w + 112] = t0
 	.loc 1 84
-	sth %r3, 112(%r7)
+	sth %r6, 112(%r8)
 # mem16[w + 114] = t0
 	.loc 1 85
-	sth %r3, 114(%r7)
+	sth %r6, 114(%r8)
 # mem16[w + 116] = t0
 	.loc 1 86
-	sth %r3, 116(%r7)
+	sth %r6, 116(%r8)
 # mem16[w + 118] = t0
 	.loc 1 87
-	sth %r3, 118(%r7)
+	sth %r6, 118(%r8)
 # mem16[w + 120] = t0
 	.loc 1 88
-	sth %r3, 120(%r7)
+	sth %r6, 120(%r8)
 # mem16[w + 122] = t0
 	.loc 1 89
-	sth %r3, 122(%r7)
+	sth %r6, 122(%r8)
 # mem16[w + 124] = t0
 	.loc 1 90
-	sth %r3, 124(%r7)
+	sth %r6, 124(%r8)
 # mem16[w + 126] = t0
 	.loc 1 91
-	sth %r3, 126(%r7)
+	sth %r6, 126(%r8)
 # t0 = 67
 	.loc 1 92
-	li %r3, 67
+	li %r6, 67
 # mem16[w + 128] = t0
 	.loc 1 93
-	sth %r3, 128(%r7)
+	sth %r6, 128(%r8)
 # mem16[w + 130] = t0
 	.loc 1 94
-	sth %r3, 130(%r7)
+	sth %r6, 130(%r8)
 # mem16[w + 132] = t0
 	.loc 1 95
-	sth %r3, 132(%r7)
+	sth %r6, 132(%r8)
 # mem16[w + 134] = t0
 	.loc 1 96
-	sth %r3, 134(%r7)
+	sth %r6, 134(%r8)
 # mem16[w + 136] = t0
 	.loc 1 97
-	sth %r3, 136(%r7)
+	sth %r6, 136(%r8)
 # mem16[w + 138] = t0
 	.loc 1 98
-	sth %r3, 138(%r7)
+	sth %r6, 138(%r8)
 # mem16[w + 140] = t0
 	.loc 1 99
-	sth %r3, 140(%r7)
+	sth %r6, 140(%r8)
 # mem16[w + 142] = t0
 	.loc 1 100
-	sth %r3, 142(%r7)
+	sth %r6, 142(%r8)
 # t0 = 33
 	.loc 1 101
-	li %r3, 33
+	li %r6, 33
 # mem16[w + 144] = t0
 	.loc 1 102
-	sth %r3, 144(%r7)
+	sth %r6, 144(%r8)
 # mem16[w + 146] = t0
 	.loc 1 103
-	sth %r3, 146(%r7)
+	sth %r6, 146(%r8)
 # mem16[w + 148] = t0
 	.loc 1 104
-	sth %r3, 148(%r7)
+	sth %r6, 148(%r8)
 # mem16[w + 150] = t0
 	.loc 1 105
-	sth %r3, 150(%r7)
+	sth %r6, 150(%r8)
 # mem16[w + 152] = t0
 	.loc 1 106
-	sth %r3, 152(%r7)
+	sth %r6, 152(%r8)
 # mem16[w + 154] = t0
 	.loc 1 107
-	sth %r3, 154(%r7)
+	sth %r6, 154(%r8)
 # mem16[w + 156] = t0
 	.loc 1 108
-	sth %r3, 156(%r7)
+	sth %r6, 156(%r8)
 # mem16[w + 158] = t0
 	.loc 1 109
-	sth %r3, 158(%r7)
+	sth %r6, 158(%r8)
 # t0 = 478
 	.loc 1 110
-	li %r3, 478
+	li %r6, 478
 # mem16[w + 160] = t0
 	.loc 1 111
-	sth %r3, 160(%r7)
+	sth %r6, 160(%r8)
 # mem16[w + 162] = t0
 	.loc 1 112
-	sth %r3, 162(%r7)
+	sth %r6, 162(%r8)
 # mem16[w + 164] = t0
 	.loc 1 113
-	sth %r3, 164(%r7)
+	sth %r6, 164(%r8)
 # mem16[w + 166] = t0
 	.loc 1 114
-	sth %r3, 166(%r7)
+	sth %r6, 166(%r8)
 # mem16[w + 168] = t0
 	.loc 1 115
-	sth %r3, 168(%r7)
+	sth %r6, 168(%r8)
 # mem16[w + 170] = t0
 	.loc 1 116
-	sth %r3, 170(%r7)
+	sth %r6, 170(%r8)
 # mem16[w + 172] = t0
 	.loc 1 117
-	sth %r3, 172(%r7)
+	sth %r6, 172(%r8)
 # mem16[w + 174] = t0
 	.loc 1 118
-	sth %r3, 174(%r7)
+	sth %r6, 174(%r8)
 # t0 = 1262
 	.loc 1 119
-	li %r3, 1262
+	li %r6, 1262
 # mem16[w + 176] = t0
 	.loc 1 120
-	sth %r3, 176(%r7)
+	sth %r6, 176(%r8)
 # mem16[w + 178] = t0
 	.loc 1 121
-	sth %r3, 178(%r7)
+	sth %r6, 178(%r8)
 # mem16[w + 180] = t0
 	.loc 1 122
-	sth %r3, 180(%r7)
+	sth %r6, 180(%r8)
 # mem16[w + 182] = t0
 	.loc 1 123
-	sth %r3, 182(%r7)
+	sth %r6, 182(%r8)
 # mem16[w + 184] = t0
 	.loc 1 124
-	sth %r3, 184(%r7)
+	sth %r6, 184(%r8)
 # mem16[w + 186] = t0
 	.loc 1 125
-	sth %r3, 186(%r7)
+	sth %r6, 186(%r8)
 # mem16[w + 188] = t0
 	.loc 1 126
-	sth %r3, 188(%r7)
+	sth %r6, 188(%r8)
 # mem16[w + 190] = t0
 	.loc 1 127
-	sth %r3, 190(%r7)
+	sth %r6, 190(%r8)
 # t0 = 9007
 	.loc 1 128
-	li %r3, 9007
+	li %r6, 9007
 # mem16[w + 192] = t0
 	.loc 1 129
-	sth %r3, 192(%r7)
+	sth %r6, 192(%r8)
 # mem16[w + 194] = t0
 	.loc 1 130
-	sth %r3, 194(%r7)
+	sth %r6, 194(%r8)
 # mem16[w + 196] = t0
 	.loc 1 131
-	sth %r3, 196(%r7)
+	sth %r6, 196(%r8)
 # mem16[w + 198] = t0
 	.loc 1 132
-	sth %r3, 198(%r7)
+	sth %r6, 198(%r8)
 # mem16[w + 200] = t0
 	.loc 1 133
-	sth %r3, 200(%r7)
+	sth %r6, 200(%r8)
 # mem16[w + 202] = t0
 	.loc 1 134
-	sth %r3, 202(%r7)
+	sth %r6, 202(%r8)
 # mem16[w + 204] = t0
 	.loc 1 135
-	sth %r3, 204(%r7)
+	sth %r6, 204(%r8)
 # mem16[w + 206] = t0
 	.loc 1 136
-	sth %r3, 206(%r7)
+	sth %r6, 206(%r8)
 # t0 = 0
 	.loc 1 137
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 208] = t0
 	.loc 1 138
-	sth %r3, 208(%r7)
+	sth %r6, 208(%r8)
 # t0 = -1
 	.loc 1 139
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 210] = t0
 	.loc 1 140
-	sth %r3, 210(%r7)
+	sth %r6, 210(%r8)
 # mem16[w + 212] = t0
 	.loc 1 141
-	sth %r3, 212(%r7)
+	sth %r6, 212(%r8)
 # mem16[w + 214] = t0
 	.loc 1 142
-	sth %r3, 214(%r7)
+	sth %r6, 214(%r8)
 # mem16[w + 216] = t0
 	.loc 1 143
-	sth %r3, 216(%r7)
+	sth %r6, 216(%r8)
 # mem16[w + 218] = t0
 	.loc 1 144
-	sth %r3, 218(%r7)
+	sth %r6, 218(%r8)
 # mem16[w + 220] = t0
 	.loc 1 145
-	sth %r3, 220(%r7)
+	sth %r6, 220(%r8)
 # mem16[w + 222] = t0
 	.loc 1 146
-	sth %r3, 222(%r7)
+	sth %r6, 222(%r8)
 # t0 = 0
 	.loc 1 147
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 224] = t0
 	.loc 1 148
-	sth %r3, 224(%r7)
+	sth %r6, 224(%r8)
 # mem16[w + 226] = t0
 	.loc 1 149
-	sth %r3, 226(%r7)
+	sth %r6, 226(%r8)
 # t0 = -1
 	.loc 1 150
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 228] = t0
 	.loc 1 151
-	sth %r3, 228(%r7)
+	sth %r6, 228(%r8)
 # mem16[w + 230] = t0
 	.loc 1 152
-	sth %r3, 230(%r7)
+	sth %r6, 230(%r8)
 # mem16[w + 232] = t0
 	.loc 1 153
-	sth %r3, 232(%r7)
+	sth %r6, 232(%r8)
 # mem16[w + 234] = t0
 	.loc 1 154
-	sth %r3, 234(%r7)
+	sth %r6, 234(%r8)
 # mem16[w + 236] = t0
 	.loc 1 155
-	sth %r3, 236(%r7)
+	sth %r6, 236(%r8)
 # mem16[w + 238] = t0
 	.loc 1 156
-	sth %r3, 238(%r7)
+	sth %r6, 238(%r8)
 # pa = 119216
 	.loc 1 157
-	lis %r3, 1
-	ori %r3, %r3, 53680
+	lis %r6, 1
+	ori %r6, %r6, 53680
 # pa = w + pa
 	.loc 1 158
-	add %r3, %r7, %r3
+	add %r6, %r8, %r6
 # z0 = 0
 	.loc 1 159
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 160
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r6
 # pa = 117696
 	.loc 1 161
-	lis %r3, 1
-	ori %r3, %r3, 52160
+	lis %r6, 1
+	ori %r6, %r6, 52160
 # pa = w + pa
 	.loc 1 162
-	add %r6, %r7, %r3
-# pb = in
-	.loc 1 163
-	mr %r9, %r7
+	add %r9, %r8, %r6
 # i1 = 190
 	.loc 1 164
-	li %r3, 190
-	mr %r7, %r4
-	mr %r10, %r3
+	li %r6, 190
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop1:
 # t0 = mem8[pb]
 	.loc 1 166
-	lbz %r4, 0(%r7)
+	lbz %r10, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 167
-	lbz %r3, 1(%r7)
+	lbz %r7, 1(%r4)
 # t1 = t1 << 8
 	.loc 1 168
-	slwi %r3, %r3, 8
+	slwi %r7, %r7, 8
 # t0 = t0 | t1
 	.loc 1 169
-	or %r4, %r4, %r3
+	or %r10, %r10, %r7
 # mem16[pa] = t0
 	.loc 1 170
-	sth %r4, 0(%r6)
+	sth %r10, 0(%r9)
 # t0 = mem8[pb + 2]
 	.loc 1 171
-	lbz %r3, 2(%r7)
+	lbz %r7, 2(%r4)
 # t1 = mem8[pb + 3]
 	.loc 1 172
-	lbz %r4, 3(%r7)
+	lbz %r10, 3(%r4)
 # t1 = t1 << 8
 	.loc 1 173
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 174
-	or %r3, %r3, %r4
+	or %r7, %r7, %r10
 # mem16[pa + 2] = t0
 	.loc 1 175
-	sth %r3, 2(%r6)
+	sth %r7, 2(%r9)
 # t0 = mem8[pb + 4]
 	.loc 1 176
-	lbz %r3, 4(%r7)
+	lbz %r7, 4(%r4)
 # t1 = mem8[pb + 5]
 	.loc 1 177
-	lbz %r4, 5(%r7)
+	lbz %r10, 5(%r4)
 # t1 = t1 << 8
 	.loc 1 178
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 179
-	or %r3, %r3, %r4
+	or %r7, %r7, %r10
 # mem16[pa + 4] = t0
 	.loc 1 180
-	sth %r3, 4(%r6)
+	sth %r7, 4(%r9)
 # t0 = mem8[pb + 6]
 	.loc 1 181
-	lbz %r3, 6(%r7)
+	lbz %r7, 6(%r4)
 # t1 = mem8[pb + 7]
 	.loc 1 182
-	lbz %r4, 7(%r7)
+	lbz %r10, 7(%r4)
 # t1 = t1 << 8
 	.loc 1 183
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 184
-	or %r3, %r3, %r4
+	or %r7, %r7, %r10
 # mem16[pa + 6] = t0
 	.loc 1 185
-	sth %r3, 6(%r6)
+	sth %r7, 6(%r9)
 # pa = pa + 8
 	.loc 1 186
-	addi %r6, %r6, 8
+	addi %r9, %r9, 8
 # pb = pb + 8
 	.loc 1 187
-	addi %r7, %r7, 8
+	addi %r4, %r4, 8
 # i1 = i1 - 1
 	.loc 1 188
-	addi %r10, %r10, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 189
-	cmplwi %cr0, %r10, 0
+	cmplwi %cr0, %r6, 0
 # goto loop1 if !=
 	.loc 1 190
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop1
 # t0 = mem8[pb]
 	.loc 1 191
-	mr %r4, %r7
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 192
 	lbz %r4, 1(%r4)
@@ -565,61 +556,58 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	slwi %r4, %r4, 8
 # t0 = t0 | t1
 	.loc 1 194
-	or %r3, %r3, %r4
+	or %r6, %r6, %r4
 # mem16[pa] = t0
 	.loc 1 195
-	sth %r3, 0(%r6)
+	sth %r6, 0(%r9)
 # pa = 119984
 	.loc 1 196
-	lis %r3, 1
-	ori %r3, %r3, 54448
+	lis %r4, 1
+	ori %r4, %r4, 54448
 # pa = w + pa
 	.loc 1 197
-	mr %r7, %r9
-	add %r3, %r7, %r3
+	add %r4, %r8, %r4
 # z0 = 0
 	.loc 1 198
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 199
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # pa = 119232
 	.loc 1 200
 	lis %r4, 1
 	ori %r4, %r4, 53696
 # pa = w + pa
 	.loc 1 201
-	add %r4, %r7, %r4
+	add %r4, %r8, %r4
 # i1 = 190
 	.loc 1 204
 	li %r6, 190
-	mr %r3, %r8
-	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop2:
 # t0 = mem8[qa]
 	.loc 1 206
-	lbz %r3, 0(%r5)
+	lbz %r7, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 207
-	stb %r3, 0(%r4)
+	stb %r7, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 208
-	lbz %r3, 1(%r5)
+	lbz %r7, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 209
-	stb %r3, 1(%r4)
+	stb %r7, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 210
-	lbz %r3, 2(%r5)
+	lbz %r7, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 211
-	stb %r3, 2(%r4)
+	stb %r7, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 212
-	lbz %r3, 3(%r5)
+	lbz %r7, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 213
-	stb %r3, 3(%r4)
+	stb %r7, 3(%r4)
 # qa = qa + 4
 	.loc 1 214
 	addi %r5, %r5, 4
@@ -637,33 +625,29 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop2
 # t0 = mem8[qa]
 	.loc 1 219
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 220
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = mem128[w + 0]
 	.loc 1 221
-	lvx %v0, 0, %r7
+	lvx %v4, 0, %r8
 # pa = 119232
 	.loc 1 222
-	lis %r3, 1
-	ori %r3, %r3, 53696
+	lis %r4, 1
+	ori %r4, %r4, 53696
 # pa = w + pa
 	.loc 1 223
-	add %r4, %r7, %r3
+	add %r4, %r8, %r4
 # pb = w + 3312
 	.loc 1 224
-	addi %r5, %r7, 3312
+	addi %r5, %r8, 3312
 # z0 = 0
 	.loc 1 225
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 12
 	.loc 1 226
 	li %r6, 12
-	mr %r3, %r8
-	mr %r8, %r3
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop3:
 # x2 = mem128[pa]
 	.loc 1 228
@@ -881,27 +865,24 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x6 = mem128[w + 64]
 	.loc 1 293
 	li %r0, 64
-	lvx %v0, %r7, %r0
+	lvx %v4, %r8, %r0
 # x7 = mem128[w + 80]
 	.loc 1 294
 	li %r0, 80
-	lvx %v1, %r7, %r0
+	lvx %v5, %r8, %r0
 # pa = 117696
 	.loc 1 295
-	lis %r3, 1
-	ori %r3, %r3, 52160
+	lis %r4, 1
+	ori %r4, %r4, 52160
 # pa = w + pa
 	.loc 1 296
-	add %r4, %r7, %r3
+	add %r4, %r8, %r4
 # pb = w + 240
 	.loc 1 297
-	addi %r5, %r7, 240
+	addi %r5, %r8, 240
 # i1 = 24
 	.loc 1 298
 	li %r6, 24
-	mr %r3, %r8
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop4:
 # x0 = mem128[pa]
 	.loc 1 300
@@ -913,7 +894,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 302
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 303
 	vadduhm %v2, %v2, %v0
@@ -942,7 +923,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 310
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 311
 	vadduhm %v2, %v2, %v0
@@ -972,7 +953,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 318
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 319
 	vadduhm %v2, %v2, %v0
@@ -1002,7 +983,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 326
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x1 = x1 + tv
 	.loc 1 327
 	vadduhm %v2, %v2, %v0
@@ -1038,20 +1019,16 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop4
 # pa = w + 240
 	.loc 1 337
-	addi %r5, %r7, 240
+	addi %r5, %r8, 240
 # pb = w + 20400
 	.loc 1 338
-	addi %r4, %r7, 20400
-# qa = pa
-	.loc 1 339
-	mr %r9, %r7
+	addi %r4, %r8, 20400
 # qb = pa + 768
 	.loc 1 340
 	addi %r6, %r5, 768
 # i1 = 12
 	.loc 1 342
 	li %r7, 12
-	mr %r8, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop5:
 # x0 = mem128[qa]
 	.loc 1 344
@@ -1162,32 +1139,27 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop5
 # pa = w + 3312
 	.loc 1 374
-	mr %r7, %r9
-	addi %r4, %r7, 3312
+	addi %r5, %r8, 3312
 # pb = 74928
 	.loc 1 375
-	lis %r3, 1
-	ori %r3, %r3, 9392
+	lis %r4, 1
+	ori %r4, %r4, 9392
 # pb = w + pb
 	.loc 1 376
-	add %r6, %r7, %r3
-# qa = pa
-	.loc 1 377
-	mr %r9, %r7
+	add %r6, %r8, %r4
 # qb = pa + 768
 	.loc 1 378
-	addi %r5, %r4, 768
+	addi %r4, %r5, 768
 # i1 = 12
 	.loc 1 380
 	li %r7, 12
-	mr %r3, %r8
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop6:
 # x0 = mem128[qa]
 	.loc 1 382
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 383
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r4
 # mem128[qc] = x0
 	.loc 1 384
 	stvx %v0, 0, %r6
@@ -1205,11 +1177,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 16]
 	.loc 1 388
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 389
 	li %r0, 16
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 16] = x0
 	.loc 1 390
 	li %r0, 16
@@ -1228,11 +1200,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 32]
 	.loc 1 394
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 395
 	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 32] = x0
 	.loc 1 396
 	li %r0, 32
@@ -1251,11 +1223,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 48]
 	.loc 1 400
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 401
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 48] = x0
 	.loc 1 402
 	li %r0, 48
@@ -1273,10 +1245,10 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	stvx %v0, %r6, %r0
 # qa = qa + 64
 	.loc 1 406
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 407
-	addi %r5, %r5, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 408
 	addi %r6, %r6, 64
@@ -1291,157 +1263,148 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop6
 # pa = w + 20400
 	.loc 1 412
-	mr %r7, %r9
-	addi %r5, %r7, 20400
+	addi %r5, %r8, 20400
 # pb = w + 4848
 	.loc 1 413
-	addi %r6, %r7, 4848
+	addi %r6, %r8, 4848
 # i0 = 3
 	.loc 1 414
 	li %r4, 3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop7:
 # qa = pa
 	.loc 1 416
-	mr %r9, %r7
-	mr %r8, %r4
-	mr %r7, %r3
+	mr %r7, %r5
 # qb = pa + 384
 	.loc 1 417
-	addi %r3, %r5, 384
+	addi %r9, %r5, 384
 # qc = pb
 	.loc 1 418
-	mr %r10, %r5
+	mr %r10, %r6
 # i1 = 6
 	.loc 1 419
-	mr %r11, %r6
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop8:
 # x0 = mem128[qa]
 	.loc 1 421
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 422
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 423
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 424
 	li %r0, 768
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 425
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 426
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 427
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 428
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 429
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 430
 	li %r0, 784
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 431
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 432
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 433
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 434
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 435
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 436
 	li %r0, 800
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 437
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 438
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 439
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 440
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 441
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 442
 	li %r0, 816
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 443
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 444
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 445
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 446
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 447
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 448
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 449
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop8 if !=
 	.loc 1 450
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop8
 # pa = pa + 768
 	.loc 1 451
-	mr %r5, %r10
 	addi %r5, %r5, 768
 # pb = pb + 1152
 	.loc 1 452
-	mr %r6, %r11
 	addi %r6, %r6, 1152
 # i0 = i0 - 1
 	.loc 1 453
-	mr %r4, %r8
 	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 454
 	cmplwi %cr0, %r4, 0
 # goto loop7 if !=
 	.loc 1 455
-	mr %r3, %r7
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop7
 # pa = 74928
 	.loc 1 456
@@ -1449,200 +1412,190 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	ori %r4, %r4, 9392
 # pa = w + pa
 	.loc 1 457
-	add %r5, %r7, %r4
+	add %r4, %r8, %r4
 # pb = 67152
 	.loc 1 458
-	lis %r4, 1
-	ori %r4, %r4, 1616
+	lis %r5, 1
+	ori %r5, %r5, 1616
 # pb = w + pb
 	.loc 1 459
-	add %r6, %r7, %r4
+	add %r5, %r8, %r5
 # i0 = 3
 	.loc 1 460
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop9:
 # qa = pa
 	.loc 1 462
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 384
 	.loc 1 463
-	addi %r3, %r5, 384
+	addi %r9, %r4, 384
 # qc = pb
 	.loc 1 464
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 6
 	.loc 1 465
-	mr %r10, %r6
-	li %r4, 6
+	li %r11, 6
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop10:
 # x0 = mem128[qa]
 	.loc 1 467
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 468
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 469
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 768] = x1
 	.loc 1 470
 	li %r0, 768
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 471
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 384] = x0
 	.loc 1 472
 	li %r0, 384
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 473
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 474
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 475
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 784] = x1
 	.loc 1 476
 	li %r0, 784
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 477
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 400] = x0
 	.loc 1 478
 	li %r0, 400
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 479
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 480
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 481
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 800] = x1
 	.loc 1 482
 	li %r0, 800
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 483
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 416] = x0
 	.loc 1 484
 	li %r0, 416
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 485
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 486
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 487
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 816] = x1
 	.loc 1 488
 	li %r0, 816
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 489
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 432] = x0
 	.loc 1 490
 	li %r0, 432
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 491
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 492
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 493
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 494
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 495
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop10 if !=
 	.loc 1 496
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop10
 # pa = pa + 768
 	.loc 1 497
-	mr %r5, %r9
-	addi %r5, %r5, 768
+	addi %r4, %r4, 768
 # pb = pb + 1152
 	.loc 1 498
-	mr %r6, %r10
-	addi %r6, %r6, 1152
+	addi %r5, %r5, 1152
 # i0 = i0 - 1
 	.loc 1 499
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 500
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop9 if !=
 	.loc 1 501
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop9
 # x6 = mem128[w + 64]
 	.loc 1 502
 	li %r0, 64
-	lvx %v5, %r7, %r0
+	lvx %v5, %r8, %r0
 # x7 = mem128[w + 80]
 	.loc 1 503
 	li %r0, 80
-	lvx %v6, %r7, %r0
+	lvx %v6, %r8, %r0
 # pa = w + 4848
 	.loc 1 504
-	addi %r5, %r7, 4848
+	addi %r4, %r8, 4848
 # pb = w + 20400
 	.loc 1 505
-	addi %r6, %r7, 20400
+	addi %r5, %r8, 20400
 # i0 = 9
 	.loc 1 506
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop11:
 # qa = pa
 	.loc 1 508
-	mr %r11, %r4
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 192
 	.loc 1 509
-	addi %r3, %r5, 192
+	addi %r9, %r4, 192
 # qc = pb
 	.loc 1 510
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 511
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop12:
 # x0 = mem128[qa]
 	.loc 1 513
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 514
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 515
 	vspltish %v0, 0
@@ -1650,7 +1603,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 516
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x2 = x2 + tv
 	.loc 1 517
 	vadduhm %v3, %v3, %v0
@@ -1672,7 +1625,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 522
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 523
 	vadduhm %v3, %v3, %v0
@@ -1689,26 +1642,26 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	vsubuhm %v2, %v2, %v4
 # mem128[qc] = x0
 	.loc 1 527
-	stvx %v1, 0, %r6
+	stvx %v1, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 528
 	li %r0, 384
-	stvx %v2, %r6, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 529
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 192] = x0
 	.loc 1 530
 	li %r0, 192
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 531
 	li %r0, 16
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 532
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 533
 	vspltish %v0, 0
@@ -1716,7 +1669,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 534
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x2 = x2 + tv
 	.loc 1 535
 	vadduhm %v3, %v3, %v0
@@ -1738,7 +1691,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 540
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 541
 	vadduhm %v3, %v3, %v0
@@ -1756,26 +1709,26 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qc + 16] = x0
 	.loc 1 545
 	li %r0, 16
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 546
 	li %r0, 400
-	stvx %v2, %r6, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 547
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 208] = x0
 	.loc 1 548
 	li %r0, 208
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 549
 	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 550
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 551
 	vspltish %v0, 0
@@ -1783,7 +1736,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 552
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x2 = x2 + tv
 	.loc 1 553
 	vadduhm %v3, %v3, %v0
@@ -1805,7 +1758,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 558
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 559
 	vadduhm %v3, %v3, %v0
@@ -1823,26 +1776,26 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qc + 32] = x0
 	.loc 1 563
 	li %r0, 32
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 564
 	li %r0, 416
-	stvx %v2, %r6, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 565
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 224] = x0
 	.loc 1 566
 	li %r0, 224
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 567
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 568
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 569
 	vspltish %v0, 0
@@ -1850,7 +1803,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 570
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x2 = x2 + tv
 	.loc 1 571
 	vadduhm %v3, %v3, %v0
@@ -1872,7 +1825,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 576
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 577
 	vadduhm %v3, %v3, %v0
@@ -1890,54 +1843,50 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qc + 48] = x0
 	.loc 1 581
 	li %r0, 48
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 582
 	li %r0, 432
-	stvx %v2, %r6, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 583
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 240] = x0
 	.loc 1 584
 	li %r0, 240
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # qa = qa + 64
 	.loc 1 585
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 586
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 587
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 588
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 589
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop12 if !=
 	.loc 1 590
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop12
 # pa = pa + 384
 	.loc 1 591
-	mr %r5, %r9
-	addi %r5, %r5, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 592
-	mr %r6, %r10
-	addi %r6, %r6, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 593
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 594
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop11 if !=
 	.loc 1 595
-	mr %r3, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop11
 # pa = 67152
 	.loc 1 596
@@ -1945,807 +1894,786 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	ori %r4, %r4, 1616
 # pa = w + pa
 	.loc 1 597
-	add %r5, %r7, %r4
+	add %r4, %r8, %r4
 # pb = 74928
 	.loc 1 598
-	lis %r4, 1
-	ori %r4, %r4, 9392
+	lis %r5, 1
+	ori %r5, %r5, 9392
 # pb = w + pb
 	.loc 1 599
-	add %r6, %r7, %r4
+	add %r5, %r8, %r5
 # i0 = 9
 	.loc 1 600
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop13:
 # qa = pa
 	.loc 1 602
-	mr %r11, %r4
-	mr %r8, %r7
-	mr %r7, %r3
+	mr %r7, %r4
 # qb = pa + 192
 	.loc 1 603
-	addi %r3, %r5, 192
+	addi %r9, %r4, 192
 # qc = pb
 	.loc 1 604
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 3
 	.loc 1 605
-	mr %r10, %r6
-	li %r4, 3
+	li %r11, 3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop14:
 # x0 = mem128[qa]
 	.loc 1 607
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qb]
 	.loc 1 608
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 609
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r10
 # mem128[qc + 384] = x1
 	.loc 1 610
 	li %r0, 384
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 611
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 192] = x0
 	.loc 1 612
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 613
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 614
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 615
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 400] = x1
 	.loc 1 616
 	li %r0, 400
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 617
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 208] = x0
 	.loc 1 618
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 619
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 620
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 621
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 416] = x1
 	.loc 1 622
 	li %r0, 416
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 623
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 224] = x0
 	.loc 1 624
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 625
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 626
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 627
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 432] = x1
 	.loc 1 628
 	li %r0, 432
-	stvx %v1, %r6, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 629
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 240] = x0
 	.loc 1 630
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 631
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 632
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 633
-	addi %r6, %r6, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 634
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 635
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop14 if !=
 	.loc 1 636
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop14
 # pa = pa + 384
 	.loc 1 637
-	mr %r5, %r9
-	addi %r5, %r5, 384
+	addi %r4, %r4, 384
 # pb = pb + 576
 	.loc 1 638
-	mr %r6, %r10
-	addi %r6, %r6, 576
+	addi %r5, %r5, 576
 # i0 = i0 - 1
 	.loc 1 639
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 640
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop13 if !=
 	.loc 1 641
-	mr %r3, %r7
-	mr %r7, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop13
 # pa = w + 20400
 	.loc 1 642
-	mr %r8, %r3
-	addi %r3, %r7, 20400
+	addi %r5, %r8, 20400
 # pb = w + 4848
 	.loc 1 643
-	addi %r4, %r7, 4848
+	addi %r7, %r8, 4848
 # i0 = 27
 	.loc 1 644
-	li %r5, 27
-	mr %r6, %r4
+	li %r4, 27
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop15:
 # qb = pa + 96
 	.loc 1 647
-	addi %r4, %r3, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 649
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 650
-	lvx %v1, 0, %r4
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 651
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qc + 192] = x1
 	.loc 1 652
 	li %r0, 192
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 653
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 654
 	li %r0, 96
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 655
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 656
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 657
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = x1
 	.loc 1 658
 	li %r0, 208
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 659
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 660
 	li %r0, 112
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 661
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 662
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 663
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = x1
 	.loc 1 664
 	li %r0, 224
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 665
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 666
 	li %r0, 128
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 667
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 668
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 669
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 670
 	li %r0, 240
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 671
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 672
 	li %r0, 144
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 673
 	li %r0, 64
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 674
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 675
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 676
 	li %r0, 256
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 677
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 678
 	li %r0, 160
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 679
 	li %r0, 80
-	lvx %v0, %r3, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 680
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 681
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 682
 	li %r0, 272
-	stvx %v1, %r6, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 683
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 684
 	li %r0, 176
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 192
 	.loc 1 685
-	addi %r3, %r3, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 686
-	addi %r6, %r6, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 687
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 688
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop15 if !=
 	.loc 1 689
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop15
 # pa = 74928
 	.loc 1 690
-	lis %r3, 1
-	ori %r3, %r3, 9392
+	lis %r4, 1
+	ori %r4, %r4, 9392
 # pa = w + pa
 	.loc 1 691
-	add %r4, %r7, %r3
+	add %r5, %r8, %r4
 # pb = 67152
 	.loc 1 692
-	lis %r3, 1
-	ori %r3, %r3, 1616
+	lis %r4, 1
+	ori %r4, %r4, 1616
 # pb = w + pb
 	.loc 1 693
-	add %r5, %r7, %r3
+	add %r7, %r8, %r4
 # i0 = 27
 	.loc 1 694
-	li %r6, 27
-	mr %r3, %r8
-	mr %r8, %r3
+	li %r4, 27
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop16:
 # qb = pa + 96
 	.loc 1 697
-	addi %r3, %r4, 96
+	addi %r6, %r5, 96
 # x0 = mem128[qa]
 	.loc 1 699
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 700
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 701
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 192] = x1
 	.loc 1 702
 	li %r0, 192
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 703
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 704
 	li %r0, 96
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 705
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 706
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 707
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = x1
 	.loc 1 708
 	li %r0, 208
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 709
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 710
 	li %r0, 112
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 711
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 712
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 713
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = x1
 	.loc 1 714
 	li %r0, 224
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 715
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 716
 	li %r0, 128
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 717
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 718
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 719
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 720
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 721
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 722
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 723
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 64]
 	.loc 1 724
 	li %r0, 64
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 725
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 726
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 727
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 728
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 729
 	li %r0, 80
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 80]
 	.loc 1 730
 	li %r0, 80
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 731
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 732
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 733
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 734
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 192
 	.loc 1 735
-	addi %r4, %r4, 192
+	addi %r5, %r5, 192
 # pb = pb + 288
 	.loc 1 736
-	addi %r5, %r5, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 737
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 738
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop16 if !=
 	.loc 1 739
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop16
 # pa = w + 4848
 	.loc 1 740
-	addi %r4, %r7, 4848
+	addi %r5, %r8, 4848
 # pb = w + 20400
 	.loc 1 741
-	addi %r5, %r7, 20400
+	addi %r7, %r8, 20400
 # z0 = 0
 	.loc 1 742
 	vxor %v0, %v0, %v0
 # i0 = 81
 	.loc 1 743
-	li %r6, 81
-	mr %r3, %r8
-	mr %r8, %r3
-	vor %v2, %v0, %v0
+	li %r4, 81
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop17:
 # qb = pa + 48
 	.loc 1 746
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 748
-	lvx %v0, 0, %r4
+	lvx %v1, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 749
-	lvx %v1, 0, %r3
+	lvx %v2, 0, %r6
 # mem128[qc + 48] = x0
 	.loc 1 750
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 240] = x1
 	.loc 1 751
 	li %r0, 240
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 752
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 144] = x0
 	.loc 1 753
 	li %r0, 144
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc] = z0
 	.loc 1 754
-	stvx %v2, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 96] = z0
 	.loc 1 755
 	li %r0, 96
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 192] = z0
 	.loc 1 756
 	li %r0, 192
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 757
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 758
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 64] = x0
 	.loc 1 759
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 256] = x1
 	.loc 1 760
 	li %r0, 256
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 761
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 160] = x0
 	.loc 1 762
 	li %r0, 160
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 16] = z0
 	.loc 1 763
 	li %r0, 16
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 112] = z0
 	.loc 1 764
 	li %r0, 112
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 208] = z0
 	.loc 1 765
 	li %r0, 208
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 766
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 767
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 768
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 272] = x1
 	.loc 1 769
 	li %r0, 272
-	stvx %v1, %r5, %r0
+	stvx %v2, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 770
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 176] = x0
 	.loc 1 771
 	li %r0, 176
-	stvx %v0, %r5, %r0
+	stvx %v1, %r7, %r0
 # mem128[qc + 32] = z0
 	.loc 1 772
 	li %r0, 32
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 128] = z0
 	.loc 1 773
 	li %r0, 128
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 224] = z0
 	.loc 1 774
 	li %r0, 224
-	stvx %v2, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 96
 	.loc 1 775
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 288
 	.loc 1 776
-	addi %r5, %r5, 288
+	addi %r7, %r7, 288
 # i0 = i0 - 1
 	.loc 1 777
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 778
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop17 if !=
 	.loc 1 779
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop17
 # pa = 67152
 	.loc 1 780
-	lis %r3, 1
-	ori %r3, %r3, 1616
+	lis %r4, 1
+	ori %r4, %r4, 1616
 # pa = w + pa
 	.loc 1 781
-	add %r4, %r7, %r3
+	add %r5, %r8, %r4
 # pb = 74928
 	.loc 1 782
-	lis %r3, 1
-	ori %r3, %r3, 9392
+	lis %r4, 1
+	ori %r4, %r4, 9392
 # pb = w + pb
 	.loc 1 783
-	add %r5, %r7, %r3
+	add %r7, %r8, %r4
 # i0 = 81
 	.loc 1 784
-	li %r6, 81
-	mr %r3, %r8
-	mr %r9, %r3
+	li %r4, 81
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop18:
 # qb = pa + 48
 	.loc 1 787
-	addi %r3, %r4, 48
+	addi %r6, %r5, 48
 # x0 = mem128[qa]
 	.loc 1 789
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 790
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 791
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r7
 # mem128[qc + 96] = x1
 	.loc 1 792
 	li %r0, 96
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 793
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 48] = x0
 	.loc 1 794
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 795
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 796
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 797
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 112] = x1
 	.loc 1 798
 	li %r0, 112
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 799
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 64] = x0
 	.loc 1 800
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 801
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 802
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 803
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # mem128[qc + 128] = x1
 	.loc 1 804
 	li %r0, 128
-	stvx %v1, %r5, %r0
+	stvx %v1, %r7, %r0
 # 8x x0 = x0 + x1
 	.loc 1 805
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 80] = x0
 	.loc 1 806
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r7, %r0
 # pa = pa + 96
 	.loc 1 807
-	addi %r4, %r4, 96
+	addi %r5, %r5, 96
 # pb = pb + 144
 	.loc 1 808
-	addi %r5, %r5, 144
+	addi %r7, %r7, 144
 # i0 = i0 - 1
 	.loc 1 809
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 810
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop18 if !=
 	.loc 1 811
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop18
 # pa = 43728
 	.loc 1 812
-	lis %r3, 0
-	ori %r3, %r3, 43728
+	lis %r4, 0
+	ori %r4, %r4, 43728
 # pa = w + pa
 	.loc 1 813
-	add %r3, %r7, %r3
+	add %r4, %r8, %r4
 # z0 = 0
 	.loc 1 814
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 815
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 816
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
 	.loc 1 817
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = w + 20400
 	.loc 1 818
-	addi %r4, %r7, 20400
+	addi %r5, %r8, 20400
 # pb = 74928
 	.loc 1 819
-	lis %r3, 1
-	ori %r3, %r3, 9392
+	lis %r4, 1
+	ori %r4, %r4, 9392
 # pb = w + pb
 	.loc 1 820
-	add %r5, %r7, %r3
+	add %r6, %r8, %r4
 # pc = 86592
 	.loc 1 821
-	lis %r3, 1
-	ori %r3, %r3, 21056
+	lis %r4, 1
+	ori %r4, %r4, 21056
 # pc = w + pc
 	.loc 1 822
-	add %r6, %r7, %r3
+	add %r4, %r8, %r4
 # qa = 121536
 	.loc 1 823
-	lis %r3, 1
-	ori %r3, %r3, 56000
+	lis %r7, 1
+	ori %r7, %r7, 56000
 # qa = w + qa
 	.loc 1 824
-	add %r8, %r7, %r3
+	add %r7, %r8, %r7
 # z0 = 0
 	.loc 1 825
-	mr %r10, %r7
-	vxor %v0, %v0, %v0
+	vxor %v9, %v9, %v9
 # i0 = 81
 	.loc 1 826
-	li %r7, 81
-	mr %r3, %r9
-	mr %r9, %r3
-	vor %v9, %v0, %v0
+	li %r9, 81
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop19:
 # e0 = mem128[pa + 48]
 	.loc 1 828
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # e1 = mem128[pa + 64]
 	.loc 1 829
 	li %r0, 64
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # e2 = mem128[pa + 80]
 	.loc 1 830
 	li %r0, 80
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(z0, e0, 14)
 	.loc 1 831
 	vsldoi %v3, %v9, %v0, 14
@@ -2826,7 +2754,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	vmrglh %v22, %v0, %v1
 # x2 = mem128[pb]
 	.loc 1 857
-	lvx %v24, 0, %r5
+	lvx %v24, 0, %r6
 # 4x x0 = x2[0]
 	.loc 1 858
 	vspltw %v6, %v24, 0
@@ -2926,7 +2854,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pb + 16]
 	.loc 1 890
 	li %r0, 16
-	lvx %v25, %r5, %r0
+	lvx %v25, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 891
 	vspltw %v7, %v25, 0
@@ -3026,7 +2954,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pb + 32]
 	.loc 1 923
 	li %r0, 32
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 924
 	vspltw %v3, %v7, 0
@@ -3125,63 +3053,63 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	vmsumshm %v0, %v22, %v7, %v0
 # mem128[qa] = a0
 	.loc 1 956
-	stvx %v23, 0, %r8
+	stvx %v23, 0, %r7
 # mem128[qa + 16] = a1
 	.loc 1 957
 	li %r0, 16
-	stvx %v1, %r8, %r0
+	stvx %v1, %r7, %r0
 # mem128[qa + 32] = a2
 	.loc 1 958
 	li %r0, 32
-	stvx %v2, %r8, %r0
+	stvx %v2, %r7, %r0
 # mem128[qa + 48] = a3
 	.loc 1 959
 	li %r0, 48
-	stvx %v24, %r8, %r0
+	stvx %v24, %r7, %r0
 # mem128[qa + 64] = a4
 	.loc 1 960
 	li %r0, 64
-	stvx %v25, %r8, %r0
+	stvx %v25, %r7, %r0
 # mem128[qa + 80] = a5
 	.loc 1 961
 	li %r0, 80
-	stvx %v11, %r8, %r0
+	stvx %v11, %r7, %r0
 # mem128[qa + 96] = a6
 	.loc 1 962
 	li %r0, 96
-	stvx %v10, %r8, %r0
+	stvx %v10, %r7, %r0
 # mem128[qa + 112] = a7
 	.loc 1 963
 	li %r0, 112
-	stvx %v3, %r8, %r0
+	stvx %v3, %r7, %r0
 # mem128[qa + 128] = a8
 	.loc 1 964
 	li %r0, 128
-	stvx %v4, %r8, %r0
+	stvx %v4, %r7, %r0
 # mem128[qa + 144] = a9
 	.loc 1 965
 	li %r0, 144
-	stvx %v5, %r8, %r0
+	stvx %v5, %r7, %r0
 # mem128[qa + 160] = a10
 	.loc 1 966
 	li %r0, 160
-	stvx %v6, %r8, %r0
+	stvx %v6, %r7, %r0
 # mem128[qa + 176] = a11
 	.loc 1 967
 	li %r0, 176
-	stvx %v0, %r8, %r0
+	stvx %v0, %r7, %r0
 # e0 = mem128[pa + 144]
 	.loc 1 968
 	li %r0, 144
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # e1 = mem128[pa + 160]
 	.loc 1 969
 	li %r0, 160
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # e2 = mem128[pa + 176]
 	.loc 1 970
 	li %r0, 176
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(z0, e0, 14)
 	.loc 1 971
 	vsldoi %v3, %v9, %v0, 14
@@ -3263,7 +3191,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pb + 48]
 	.loc 1 997
 	li %r0, 48
-	lvx %v22, %r5, %r0
+	lvx %v22, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 998
 	vspltw %v0, %v22, 0
@@ -3363,7 +3291,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pb + 64]
 	.loc 1 1030
 	li %r0, 64
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1031
 	vspltw %v2, %v7, 0
@@ -3463,7 +3391,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pb + 80]
 	.loc 1 1063
 	li %r0, 80
-	lvx %v6, %r5, %r0
+	lvx %v6, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1064
 	vspltw %v5, %v6, 0
@@ -3563,63 +3491,63 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qa + 192] = a0
 	.loc 1 1096
 	li %r0, 192
-	stvx %v24, %r8, %r0
+	stvx %v24, %r7, %r0
 # mem128[qa + 208] = a1
 	.loc 1 1097
 	li %r0, 208
-	stvx %v22, %r8, %r0
+	stvx %v22, %r7, %r0
 # mem128[qa + 224] = a2
 	.loc 1 1098
 	li %r0, 224
-	stvx %v3, %r8, %r0
+	stvx %v3, %r7, %r0
 # mem128[qa + 240] = a3
 	.loc 1 1099
 	li %r0, 240
-	stvx %v25, %r8, %r0
+	stvx %v25, %r7, %r0
 # mem128[qa + 256] = a4
 	.loc 1 1100
 	li %r0, 256
-	stvx %v26, %r8, %r0
+	stvx %v26, %r7, %r0
 # mem128[qa + 272] = a5
 	.loc 1 1101
 	li %r0, 272
-	stvx %v7, %r8, %r0
+	stvx %v7, %r7, %r0
 # mem128[qa + 288] = a6
 	.loc 1 1102
 	li %r0, 288
-	stvx %v10, %r8, %r0
+	stvx %v10, %r7, %r0
 # mem128[qa + 304] = a7
 	.loc 1 1103
 	li %r0, 304
-	stvx %v0, %r8, %r0
+	stvx %v0, %r7, %r0
 # mem128[qa + 320] = a8
 	.loc 1 1104
 	li %r0, 320
-	stvx %v1, %r8, %r0
+	stvx %v1, %r7, %r0
 # mem128[qa + 336] = a9
 	.loc 1 1105
 	li %r0, 336
-	stvx %v2, %r8, %r0
+	stvx %v2, %r7, %r0
 # mem128[qa + 352] = a10
 	.loc 1 1106
 	li %r0, 352
-	stvx %v4, %r8, %r0
+	stvx %v4, %r7, %r0
 # mem128[qa + 368] = a11
 	.loc 1 1107
 	li %r0, 368
-	stvx %v5, %r8, %r0
+	stvx %v5, %r7, %r0
 # e0 = mem128[pa + 240]
 	.loc 1 1108
 	li %r0, 240
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # e1 = mem128[pa + 256]
 	.loc 1 1109
 	li %r0, 256
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # e2 = mem128[pa + 272]
 	.loc 1 1110
 	li %r0, 272
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # x1 = shiftleftbytes(z0, e0, 14)
 	.loc 1 1111
 	vsldoi %v3, %v9, %v0, 14
@@ -3701,7 +3629,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pb + 96]
 	.loc 1 1137
 	li %r0, 96
-	lvx %v22, %r5, %r0
+	lvx %v22, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1138
 	vspltw %v0, %v22, 0
@@ -3801,7 +3729,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pb + 112]
 	.loc 1 1170
 	li %r0, 112
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1171
 	vspltw %v2, %v7, 0
@@ -3901,7 +3829,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pb + 128]
 	.loc 1 1203
 	li %r0, 128
-	lvx %v6, %r5, %r0
+	lvx %v6, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1204
 	vspltw %v5, %v6, 0
@@ -4001,80 +3929,80 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qa + 384] = a0
 	.loc 1 1236
 	li %r0, 384
-	stvx %v24, %r8, %r0
+	stvx %v24, %r7, %r0
 # mem128[qa + 400] = a1
 	.loc 1 1237
 	li %r0, 400
-	stvx %v22, %r8, %r0
+	stvx %v22, %r7, %r0
 # mem128[qa + 416] = a2
 	.loc 1 1238
 	li %r0, 416
-	stvx %v3, %r8, %r0
+	stvx %v3, %r7, %r0
 # mem128[qa + 432] = a3
 	.loc 1 1239
 	li %r0, 432
-	stvx %v25, %r8, %r0
+	stvx %v25, %r7, %r0
 # mem128[qa + 448] = a4
 	.loc 1 1240
 	li %r0, 448
-	stvx %v26, %r8, %r0
+	stvx %v26, %r7, %r0
 # mem128[qa + 464] = a5
 	.loc 1 1241
 	li %r0, 464
-	stvx %v7, %r8, %r0
+	stvx %v7, %r7, %r0
 # mem128[qa + 480] = a6
 	.loc 1 1242
 	li %r0, 480
-	stvx %v10, %r8, %r0
+	stvx %v10, %r7, %r0
 # mem128[qa + 496] = a7
 	.loc 1 1243
 	li %r0, 496
-	stvx %v0, %r8, %r0
+	stvx %v0, %r7, %r0
 # mem128[qa + 512] = a8
 	.loc 1 1244
 	li %r0, 512
-	stvx %v1, %r8, %r0
+	stvx %v1, %r7, %r0
 # mem128[qa + 528] = a9
 	.loc 1 1245
 	li %r0, 528
-	stvx %v2, %r8, %r0
+	stvx %v2, %r7, %r0
 # mem128[qa + 544] = a10
 	.loc 1 1246
 	li %r0, 544
-	stvx %v4, %r8, %r0
+	stvx %v4, %r7, %r0
 # mem128[qa + 560] = a11
 	.loc 1 1247
 	li %r0, 560
-	stvx %v5, %r8, %r0
+	stvx %v5, %r7, %r0
 # x0 = mem128[qa]
 	.loc 1 1248
-	lvx %v1, 0, %r8
+	lvx %v1, 0, %r7
 # x1 = mem128[qa + 96]
 	.loc 1 1249
 	li %r0, 96
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # x2 = mem128[qa + 384]
 	.loc 1 1250
 	li %r0, 384
-	lvx %v2, %r8, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qa + 480]
 	.loc 1 1251
 	li %r0, 480
-	lvx %v3, %r8, %r0
+	lvx %v3, %r7, %r0
 # mem128[pc] = x0
 	.loc 1 1252
-	stvx %v1, 0, %r6
+	stvx %v1, 0, %r4
 # mem128[pc + 288] = x3
 	.loc 1 1253
 	li %r0, 288
-	stvx %v3, %r6, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1254
 	vsubuwm %v2, %v0, %v2
 # x5 = mem128[qa + 192]
 	.loc 1 1255
 	li %r0, 192
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1256
 	vsubuwm %v0, %v0, %v1
@@ -4084,11 +4012,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 96] = x5
 	.loc 1 1258
 	li %r0, 96
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # x5 = mem128[qa + 288]
 	.loc 1 1259
 	li %r0, 288
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1260
 	vsubuwm %v0, %v0, %v3
@@ -4098,38 +4026,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 192] = x5
 	.loc 1 1262
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1263
 	li %r0, 16
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 112]
 	.loc 1 1264
 	li %r0, 112
-	lvx %v1, %r8, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qa + 400]
 	.loc 1 1265
 	li %r0, 400
-	lvx %v2, %r8, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qa + 496]
 	.loc 1 1266
 	li %r0, 496
-	lvx %v3, %r8, %r0
+	lvx %v3, %r7, %r0
 # mem128[pc + 16] = x0
 	.loc 1 1267
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 304] = x3
 	.loc 1 1268
 	li %r0, 304
-	stvx %v3, %r6, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1269
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qa + 208]
 	.loc 1 1270
 	li %r0, 208
-	lvx %v2, %r8, %r0
+	lvx %v2, %r7, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1271
 	vsubuwm %v2, %v2, %v0
@@ -4139,11 +4067,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 112] = x5
 	.loc 1 1273
 	li %r0, 112
-	stvx %v2, %r6, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 304]
 	.loc 1 1274
 	li %r0, 304
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1275
 	vsubuwm %v0, %v0, %v3
@@ -4153,38 +4081,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 208] = x5
 	.loc 1 1277
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1278
 	li %r0, 32
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 128]
 	.loc 1 1279
 	li %r0, 128
-	lvx %v1, %r8, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qa + 416]
 	.loc 1 1280
 	li %r0, 416
-	lvx %v2, %r8, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qa + 512]
 	.loc 1 1281
 	li %r0, 512
-	lvx %v3, %r8, %r0
+	lvx %v3, %r7, %r0
 # mem128[pc + 32] = x0
 	.loc 1 1282
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 320] = x3
 	.loc 1 1283
 	li %r0, 320
-	stvx %v3, %r6, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1284
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qa + 224]
 	.loc 1 1285
 	li %r0, 224
-	lvx %v2, %r8, %r0
+	lvx %v2, %r7, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1286
 	vsubuwm %v2, %v2, %v0
@@ -4194,11 +4122,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 128] = x5
 	.loc 1 1288
 	li %r0, 128
-	stvx %v2, %r6, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 320]
 	.loc 1 1289
 	li %r0, 320
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1290
 	vsubuwm %v0, %v0, %v3
@@ -4208,38 +4136,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 224] = x5
 	.loc 1 1292
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1293
 	li %r0, 48
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 144]
 	.loc 1 1294
 	li %r0, 144
-	lvx %v1, %r8, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qa + 432]
 	.loc 1 1295
 	li %r0, 432
-	lvx %v2, %r8, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qa + 528]
 	.loc 1 1296
 	li %r0, 528
-	lvx %v3, %r8, %r0
+	lvx %v3, %r7, %r0
 # mem128[pc + 48] = x0
 	.loc 1 1297
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 336] = x3
 	.loc 1 1298
 	li %r0, 336
-	stvx %v3, %r6, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1299
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qa + 240]
 	.loc 1 1300
 	li %r0, 240
-	lvx %v2, %r8, %r0
+	lvx %v2, %r7, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1301
 	vsubuwm %v2, %v2, %v0
@@ -4249,11 +4177,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 144] = x5
 	.loc 1 1303
 	li %r0, 144
-	stvx %v2, %r6, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 336]
 	.loc 1 1304
 	li %r0, 336
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1305
 	vsubuwm %v0, %v0, %v3
@@ -4263,38 +4191,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 240] = x5
 	.loc 1 1307
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 1308
 	li %r0, 64
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 160]
 	.loc 1 1309
 	li %r0, 160
-	lvx %v1, %r8, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qa + 448]
 	.loc 1 1310
 	li %r0, 448
-	lvx %v2, %r8, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qa + 544]
 	.loc 1 1311
 	li %r0, 544
-	lvx %v3, %r8, %r0
+	lvx %v3, %r7, %r0
 # mem128[pc + 64] = x0
 	.loc 1 1312
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 352] = x3
 	.loc 1 1313
 	li %r0, 352
-	stvx %v3, %r6, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1314
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qa + 256]
 	.loc 1 1315
 	li %r0, 256
-	lvx %v2, %r8, %r0
+	lvx %v2, %r7, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1316
 	vsubuwm %v2, %v2, %v0
@@ -4304,11 +4232,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 160] = x5
 	.loc 1 1318
 	li %r0, 160
-	stvx %v2, %r6, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 352]
 	.loc 1 1319
 	li %r0, 352
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1320
 	vsubuwm %v0, %v0, %v3
@@ -4318,38 +4246,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 256] = x5
 	.loc 1 1322
 	li %r0, 256
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 1323
 	li %r0, 80
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 176]
 	.loc 1 1324
 	li %r0, 176
-	lvx %v1, %r8, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qa + 464]
 	.loc 1 1325
 	li %r0, 464
-	lvx %v2, %r8, %r0
+	lvx %v2, %r7, %r0
 # x3 = mem128[qa + 560]
 	.loc 1 1326
 	li %r0, 560
-	lvx %v3, %r8, %r0
+	lvx %v3, %r7, %r0
 # mem128[pc + 80] = x0
 	.loc 1 1327
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 368] = x3
 	.loc 1 1328
 	li %r0, 368
-	stvx %v3, %r6, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1329
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qa + 272]
 	.loc 1 1330
 	li %r0, 272
-	lvx %v2, %r8, %r0
+	lvx %v2, %r7, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1331
 	vsubuwm %v2, %v2, %v0
@@ -4359,11 +4287,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 176] = x5
 	.loc 1 1333
 	li %r0, 176
-	stvx %v2, %r6, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 368]
 	.loc 1 1334
 	li %r0, 368
-	lvx %v0, %r8, %r0
+	lvx %v0, %r7, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1335
 	vsubuwm %v0, %v0, %v3
@@ -4373,74 +4301,69 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[pc + 272] = x5
 	.loc 1 1337
 	li %r0, 272
-	stvx %v0, %r6, %r0
+	stvx %v0, %r4, %r0
 # pa = pa + 288
 	.loc 1 1338
-	addi %r4, %r4, 288
+	addi %r5, %r5, 288
 # pb = pb + 144
 	.loc 1 1339
-	addi %r5, %r5, 144
+	addi %r6, %r6, 144
 # pc = pc + 384
 	.loc 1 1340
-	addi %r6, %r6, 384
+	addi %r4, %r4, 384
 # i0 = i0 - 1
 	.loc 1 1341
-	addi %r7, %r7, -1
+	addi %r9, %r9, -1
 # =? i0 - 0
 	.loc 1 1342
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r9, 0
 # goto loop19 if !=
 	.loc 1 1343
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop19
 # pa = 86592
 	.loc 1 1344
-	lis %r3, 1
-	ori %r3, %r3, 21056
+	lis %r4, 1
+	ori %r4, %r4, 21056
 # pa = w + pa
 	.loc 1 1345
-	mr %r7, %r10
-	add %r6, %r7, %r3
+	add %r5, %r8, %r4
 # pb = w + 4848
 	.loc 1 1346
-	addi %r4, %r7, 4848
+	addi %r6, %r8, 4848
 # i0 = 27
 	.loc 1 1347
-	li %r5, 27
-	mr %r3, %r9
+	li %r7, 27
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop20:
 # qa = pa
 	.loc 1 1349
-	mr %r12, %r5
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r9, %r5
 # qb = pa + 384
 	.loc 1 1350
-	addi %r3, %r6, 384
+	addi %r10, %r5, 384
 # qc = pa + 768
 	.loc 1 1351
-	addi %r5, %r6, 768
+	addi %r11, %r5, 768
 # qd = pb
 	.loc 1 1352
-	mr %r10, %r6
+	mr %r4, %r6
 # i1 = 3
 	.loc 1 1353
-	mr %r11, %r4
-	li %r7, 3
+	li %r12, 3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop21:
 # x0 = mem128[qa]
 	.loc 1 1355
-	lvx %v0, 0, %r6
+	lvx %v0, 0, %r9
 # x1 = mem128[qa + 192]
 	.loc 1 1356
 	li %r0, 192
-	lvx %v1, %r6, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc]
 	.loc 1 1357
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r11
 # x3 = mem128[qc + 192]
 	.loc 1 1358
 	li %r0, 192
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd] = x0
 	.loc 1 1359
 	stvx %v0, 0, %r4
@@ -4453,7 +4376,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1362
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r10
 # 4x x5 = x5 - x0
 	.loc 1 1363
 	vsubuwm %v2, %v2, %v0
@@ -4467,7 +4390,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x5 = mem128[qb + 192]
 	.loc 1 1366
 	li %r0, 192
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1367
 	vsubuwm %v0, %v0, %v3
@@ -4481,19 +4404,19 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 16]
 	.loc 1 1370
 	li %r0, 16
-	lvx %v0, %r6, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qa + 208]
 	.loc 1 1371
 	li %r0, 208
-	lvx %v1, %r6, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1372
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r11, %r0
 # x3 = mem128[qc + 208]
 	.loc 1 1373
 	li %r0, 208
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1374
 	li %r0, 16
@@ -4508,7 +4431,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x5 = mem128[qb + 16]
 	.loc 1 1377
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r10, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1378
 	vsubuwm %v2, %v2, %v0
@@ -4522,7 +4445,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x5 = mem128[qb + 208]
 	.loc 1 1381
 	li %r0, 208
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1382
 	vsubuwm %v0, %v0, %v3
@@ -4536,19 +4459,19 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 32]
 	.loc 1 1385
 	li %r0, 32
-	lvx %v0, %r6, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qa + 224]
 	.loc 1 1386
 	li %r0, 224
-	lvx %v1, %r6, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1387
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r11, %r0
 # x3 = mem128[qc + 224]
 	.loc 1 1388
 	li %r0, 224
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1389
 	li %r0, 32
@@ -4563,7 +4486,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x5 = mem128[qb + 32]
 	.loc 1 1392
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r10, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1393
 	vsubuwm %v2, %v2, %v0
@@ -4577,7 +4500,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x5 = mem128[qb + 224]
 	.loc 1 1396
 	li %r0, 224
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1397
 	vsubuwm %v0, %v0, %v3
@@ -4591,19 +4514,19 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x0 = mem128[qa + 48]
 	.loc 1 1400
 	li %r0, 48
-	lvx %v0, %r6, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qa + 240]
 	.loc 1 1401
 	li %r0, 240
-	lvx %v1, %r6, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1402
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r11, %r0
 # x3 = mem128[qc + 240]
 	.loc 1 1403
 	li %r0, 240
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1404
 	li %r0, 48
@@ -4618,7 +4541,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x5 = mem128[qb + 48]
 	.loc 1 1407
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r10, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1408
 	vsubuwm %v2, %v2, %v0
@@ -4632,7 +4555,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x5 = mem128[qb + 240]
 	.loc 1 1411
 	li %r0, 240
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1412
 	vsubuwm %v0, %v0, %v3
@@ -4645,105 +4568,97 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	stvx %v0, %r4, %r0
 # qa = qa + 64
 	.loc 1 1415
-	addi %r6, %r6, 64
+	addi %r9, %r9, 64
 # qb = qb + 64
 	.loc 1 1416
-	addi %r3, %r3, 64
+	addi %r10, %r10, 64
 # qc = qc + 64
 	.loc 1 1417
-	addi %r5, %r5, 64
+	addi %r11, %r11, 64
 # qd = qd + 64
 	.loc 1 1418
 	addi %r4, %r4, 64
 # i1 = i1 - 1
 	.loc 1 1419
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1420
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop21 if !=
 	.loc 1 1421
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop21
 # pa = pa + 1152
 	.loc 1 1422
-	mr %r6, %r10
-	addi %r6, %r6, 1152
+	addi %r5, %r5, 1152
 # pb = pb + 768
 	.loc 1 1423
-	mr %r4, %r11
-	addi %r4, %r4, 768
+	addi %r6, %r6, 768
 # i0 = i0 - 1
 	.loc 1 1424
-	mr %r5, %r12
-	addi %r5, %r5, -1
+	addi %r7, %r7, -1
 # =? i0 - 0
 	.loc 1 1425
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r7, 0
 # goto loop20 if !=
 	.loc 1 1426
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop20
 # pa = w + 4848
 	.loc 1 1427
-	addi %r5, %r7, 4848
+	addi %r4, %r8, 4848
 # pb = 86592
 	.loc 1 1428
-	lis %r4, 1
-	ori %r4, %r4, 21056
+	lis %r5, 1
+	ori %r5, %r5, 21056
 # pb = w + pb
 	.loc 1 1429
-	add %r6, %r7, %r4
+	add %r5, %r8, %r5
 # i0 = 9
 	.loc 1 1430
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop22:
 # qa = pa
 	.loc 1 1432
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 768
 	.loc 1 1433
-	addi %r3, %r5, 768
+	addi %r9, %r4, 768
 # qc = pa + 1536
 	.loc 1 1434
-	addi %r4, %r5, 1536
+	addi %r10, %r4, 1536
 # qd = pb
 	.loc 1 1435
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 6
 	.loc 1 1436
-	mr %r11, %r6
-	li %r7, 6
+	li %r12, 6
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop23:
 # x0 = mem128[qa]
 	.loc 1 1438
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 384]
 	.loc 1 1439
 	li %r0, 384
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1440
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 384]
 	.loc 1 1441
 	li %r0, 384
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1442
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 1152] = x3
 	.loc 1 1443
 	li %r0, 1152
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1444
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1445
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 4x x5 = x5 - x0
 	.loc 1 1446
 	vsubuwm %v2, %v2, %v0
@@ -4753,11 +4668,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 384] = x5
 	.loc 1 1448
 	li %r0, 384
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 384]
 	.loc 1 1449
 	li %r0, 384
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1450
 	vsubuwm %v0, %v0, %v3
@@ -4767,38 +4682,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1452
 	li %r0, 768
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1453
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 400]
 	.loc 1 1454
 	li %r0, 400
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1455
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 400]
 	.loc 1 1456
 	li %r0, 400
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1457
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1168] = x3
 	.loc 1 1458
 	li %r0, 1168
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1459
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1460
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1461
 	vsubuwm %v2, %v2, %v0
@@ -4808,11 +4723,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 400] = x5
 	.loc 1 1463
 	li %r0, 400
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 400]
 	.loc 1 1464
 	li %r0, 400
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1465
 	vsubuwm %v0, %v0, %v3
@@ -4822,38 +4737,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1467
 	li %r0, 784
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1468
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 416]
 	.loc 1 1469
 	li %r0, 416
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1470
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 416]
 	.loc 1 1471
 	li %r0, 416
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1472
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1184] = x3
 	.loc 1 1473
 	li %r0, 1184
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1474
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1475
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1476
 	vsubuwm %v2, %v2, %v0
@@ -4863,11 +4778,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 416] = x5
 	.loc 1 1478
 	li %r0, 416
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 416]
 	.loc 1 1479
 	li %r0, 416
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1480
 	vsubuwm %v0, %v0, %v3
@@ -4877,38 +4792,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1482
 	li %r0, 800
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1483
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 432]
 	.loc 1 1484
 	li %r0, 432
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1485
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 432]
 	.loc 1 1486
 	li %r0, 432
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1487
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1200] = x3
 	.loc 1 1488
 	li %r0, 1200
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1489
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1490
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1491
 	vsubuwm %v2, %v2, %v0
@@ -4918,11 +4833,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 432] = x5
 	.loc 1 1493
 	li %r0, 432
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 432]
 	.loc 1 1494
 	li %r0, 432
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1495
 	vsubuwm %v0, %v0, %v3
@@ -4932,47 +4847,42 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1497
 	li %r0, 816
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1498
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1499
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 1500
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1501
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1502
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1503
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop23 if !=
 	.loc 1 1504
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop23
 # pa = pa + 2304
 	.loc 1 1505
-	mr %r5, %r10
-	addi %r5, %r5, 2304
+	addi %r4, %r4, 2304
 # pb = pb + 1536
 	.loc 1 1506
-	mr %r6, %r11
-	addi %r6, %r6, 1536
+	addi %r5, %r5, 1536
 # i0 = i0 - 1
 	.loc 1 1507
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1508
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop22 if !=
 	.loc 1 1509
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop22
 # pa = 86592
 	.loc 1 1510
@@ -4980,60 +4890,57 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	ori %r4, %r4, 21056
 # pa = w + pa
 	.loc 1 1511
-	add %r5, %r7, %r4
+	add %r4, %r8, %r4
 # pb = w + 4848
 	.loc 1 1512
-	addi %r6, %r7, 4848
+	addi %r5, %r8, 4848
 # i0 = 3
 	.loc 1 1513
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop24:
 # qa = pa
 	.loc 1 1515
-	mr %r12, %r4
-	mr %r9, %r7
-	mr %r8, %r3
+	mr %r7, %r4
 # qb = pa + 1536
 	.loc 1 1516
-	addi %r3, %r5, 1536
+	addi %r9, %r4, 1536
 # qc = pa + 3072
 	.loc 1 1517
-	addi %r4, %r5, 3072
+	addi %r10, %r4, 3072
 # qd = pb
 	.loc 1 1518
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 12
 	.loc 1 1519
-	mr %r11, %r6
-	li %r7, 12
+	li %r12, 12
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop25:
 # x0 = mem128[qa]
 	.loc 1 1521
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r7
 # x1 = mem128[qa + 768]
 	.loc 1 1522
 	li %r0, 768
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc]
 	.loc 1 1523
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 768]
 	.loc 1 1524
 	li %r0, 768
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1525
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r11
 # mem128[qd + 2304] = x3
 	.loc 1 1526
 	li %r0, 2304
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1527
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1528
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 4x x5 = x5 - x0
 	.loc 1 1529
 	vsubuwm %v2, %v2, %v0
@@ -5043,11 +4950,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 768] = x5
 	.loc 1 1531
 	li %r0, 768
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 768]
 	.loc 1 1532
 	li %r0, 768
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1533
 	vsubuwm %v0, %v0, %v3
@@ -5057,38 +4964,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1536] = x5
 	.loc 1 1535
 	li %r0, 1536
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1536
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 784]
 	.loc 1 1537
 	li %r0, 784
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1538
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 784]
 	.loc 1 1539
 	li %r0, 784
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1540
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2320] = x3
 	.loc 1 1541
 	li %r0, 2320
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1542
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1543
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1544
 	vsubuwm %v2, %v2, %v0
@@ -5098,11 +5005,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 784] = x5
 	.loc 1 1546
 	li %r0, 784
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 784]
 	.loc 1 1547
 	li %r0, 784
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1548
 	vsubuwm %v0, %v0, %v3
@@ -5112,38 +5019,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1552] = x5
 	.loc 1 1550
 	li %r0, 1552
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1551
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 800]
 	.loc 1 1552
 	li %r0, 800
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1553
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 800]
 	.loc 1 1554
 	li %r0, 800
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1555
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2336] = x3
 	.loc 1 1556
 	li %r0, 2336
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1557
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1558
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1559
 	vsubuwm %v2, %v2, %v0
@@ -5153,11 +5060,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 800] = x5
 	.loc 1 1561
 	li %r0, 800
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 800]
 	.loc 1 1562
 	li %r0, 800
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1563
 	vsubuwm %v0, %v0, %v3
@@ -5167,38 +5074,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1568] = x5
 	.loc 1 1565
 	li %r0, 1568
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1566
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r7, %r0
 # x1 = mem128[qa + 816]
 	.loc 1 1567
 	li %r0, 816
-	lvx %v1, %r5, %r0
+	lvx %v1, %r7, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1568
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 816]
 	.loc 1 1569
 	li %r0, 816
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1570
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 2352] = x3
 	.loc 1 1571
 	li %r0, 2352
-	stvx %v3, %r6, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1572
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1573
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1574
 	vsubuwm %v2, %v2, %v0
@@ -5208,11 +5115,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 816] = x5
 	.loc 1 1576
 	li %r0, 816
-	stvx %v2, %r6, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 816]
 	.loc 1 1577
 	li %r0, 816
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1578
 	vsubuwm %v0, %v0, %v3
@@ -5222,99 +5129,90 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1584] = x5
 	.loc 1 1580
 	li %r0, 1584
-	stvx %v0, %r6, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1581
-	addi %r5, %r5, 64
+	addi %r7, %r7, 64
 # qb = qb + 64
 	.loc 1 1582
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 1583
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1584
-	addi %r6, %r6, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1585
-	addi %r7, %r7, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1586
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r12, 0
 # goto loop25 if !=
 	.loc 1 1587
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop25
 # pa = pa + 4608
 	.loc 1 1588
-	mr %r5, %r10
-	addi %r5, %r5, 4608
+	addi %r4, %r4, 4608
 # pb = pb + 3072
 	.loc 1 1589
-	mr %r6, %r11
-	addi %r6, %r6, 3072
+	addi %r5, %r5, 3072
 # i0 = i0 - 1
 	.loc 1 1590
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1591
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop24 if !=
 	.loc 1 1592
-	mr %r3, %r8
-	mr %r7, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop24
 # pa = w + 4848
 	.loc 1 1593
-	mr %r10, %r3
-	addi %r4, %r7, 4848
+	addi %r5, %r8, 4848
 # pb = 86592
 	.loc 1 1594
-	lis %r3, 1
-	ori %r3, %r3, 21056
+	lis %r4, 1
+	ori %r4, %r4, 21056
 # pb = w + pb
 	.loc 1 1595
-	add %r6, %r7, %r3
-# qa = pa
-	.loc 1 1596
-	mr %r8, %r7
+	add %r7, %r8, %r4
 # qb = pa + 3072
 	.loc 1 1597
-	addi %r3, %r4, 3072
+	addi %r4, %r5, 3072
 # qc = pa + 6144
 	.loc 1 1598
-	addi %r5, %r4, 6144
+	addi %r6, %r5, 6144
 # i1 = 24
 	.loc 1 1600
-	li %r7, 24
+	li %r9, 24
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop26:
 # x0 = mem128[qa]
 	.loc 1 1602
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qa + 1536]
 	.loc 1 1603
 	li %r0, 1536
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc]
 	.loc 1 1604
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # x3 = mem128[qc + 1536]
 	.loc 1 1605
 	li %r0, 1536
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd] = x0
 	.loc 1 1606
-	stvx %v0, 0, %r6
+	stvx %v0, 0, %r7
 # mem128[qd + 4608] = x3
 	.loc 1 1607
 	li %r0, 4608
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1608
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1609
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r4
 # 4x x5 = x5 - x0
 	.loc 1 1610
 	vsubuwm %v2, %v2, %v0
@@ -5324,11 +5222,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1536] = x5
 	.loc 1 1612
 	li %r0, 1536
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 1536]
 	.loc 1 1613
 	li %r0, 1536
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1614
 	vsubuwm %v0, %v0, %v3
@@ -5338,38 +5236,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 3072] = x5
 	.loc 1 1616
 	li %r0, 3072
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1617
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 1552]
 	.loc 1 1618
 	li %r0, 1552
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1619
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 1552]
 	.loc 1 1620
 	li %r0, 1552
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1621
 	li %r0, 16
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 4624] = x3
 	.loc 1 1622
 	li %r0, 4624
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1623
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1624
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1625
 	vsubuwm %v2, %v2, %v0
@@ -5379,11 +5277,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1552] = x5
 	.loc 1 1627
 	li %r0, 1552
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 1552]
 	.loc 1 1628
 	li %r0, 1552
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1629
 	vsubuwm %v0, %v0, %v3
@@ -5393,38 +5291,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 3088] = x5
 	.loc 1 1631
 	li %r0, 3088
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1632
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 1568]
 	.loc 1 1633
 	li %r0, 1568
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1634
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 1568]
 	.loc 1 1635
 	li %r0, 1568
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1636
 	li %r0, 32
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 4640] = x3
 	.loc 1 1637
 	li %r0, 4640
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1638
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1639
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1640
 	vsubuwm %v2, %v2, %v0
@@ -5434,11 +5332,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1568] = x5
 	.loc 1 1642
 	li %r0, 1568
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 1568]
 	.loc 1 1643
 	li %r0, 1568
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1644
 	vsubuwm %v0, %v0, %v3
@@ -5448,38 +5346,38 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 3104] = x5
 	.loc 1 1646
 	li %r0, 3104
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1647
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 1584]
 	.loc 1 1648
 	li %r0, 1584
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1649
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 1584]
 	.loc 1 1650
 	li %r0, 1584
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1651
 	li %r0, 48
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # mem128[qd + 4656] = x3
 	.loc 1 1652
 	li %r0, 4656
-	stvx %v3, %r6, %r0
+	stvx %v3, %r7, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1653
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1654
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1655
 	vsubuwm %v2, %v2, %v0
@@ -5489,11 +5387,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 1584] = x5
 	.loc 1 1657
 	li %r0, 1584
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # x5 = mem128[qb + 1584]
 	.loc 1 1658
 	li %r0, 1584
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1659
 	vsubuwm %v0, %v0, %v3
@@ -5503,83 +5401,82 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 3120] = x5
 	.loc 1 1661
 	li %r0, 3120
-	stvx %v0, %r6, %r0
+	stvx %v0, %r7, %r0
 # qa = qa + 64
 	.loc 1 1662
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 1663
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 1664
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qd = qd + 64
 	.loc 1 1665
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 1666
-	addi %r7, %r7, -1
+	addi %r9, %r9, -1
 # =? i1 - 0
 	.loc 1 1667
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r9, 0
 # goto loop26 if !=
 	.loc 1 1668
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop26
 # x4 = mem128[w + 176]
 	.loc 1 1669
-	mr %r7, %r8
 	li %r0, 176
-	lvx %v1, %r7, %r0
+	lvx %v1, %r8, %r0
 # x5 = mem128[w + 192]
 	.loc 1 1670
 	li %r0, 192
-	lvx %v2, %r7, %r0
+	lvx %v2, %r8, %r0
 # x6 = mem128[w + 64]
 	.loc 1 1671
 	li %r0, 64
-	lvx %v3, %r7, %r0
+	lvx %v3, %r8, %r0
 # x7 = mem128[w + 80]
 	.loc 1 1672
 	li %r0, 80
-	lvx %v4, %r7, %r0
+	lvx %v4, %r8, %r0
 # pa = 86592
 	.loc 1 1673
-	lis %r3, 1
-	ori %r3, %r3, 21056
+	lis %r4, 1
+	ori %r4, %r4, 21056
 # pa = w + pa
 	.loc 1 1674
-	add %r3, %r7, %r3
+	add %r4, %r8, %r4
 # pb = 89632
 	.loc 1 1675
-	lis %r4, 1
-	ori %r4, %r4, 24096
-# pb = w + pb
-	.loc 1 1676
-	add %r4, %r7, %r4
-# pc = 89632
-	.loc 1 1677
 	lis %r5, 1
 	ori %r5, %r5, 24096
+# pb = w + pb
+	.loc 1 1676
+	add %r5, %r8, %r5
+# pc = 89632
+	.loc 1 1677
+	lis %r6, 1
+	ori %r6, %r6, 24096
 # pc = w + pc
 	.loc 1 1678
-	add %r5, %r7, %r5
+	add %r6, %r8, %r6
 # qd = 120000
 	.loc 1 1679
-	lis %r6, 1
-	ori %r6, %r6, 54464
+	lis %r7, 1
+	ori %r7, %r7, 54464
 # qd = w + qd
 	.loc 1 1680
-	add %r6, %r7, %r6
+	add %r7, %r8, %r7
 # x0 = mem128[pa]
 	.loc 1 1681
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # a0 = mem128[pb]
 	.loc 1 1682
-	lvx %v5, 0, %r4
+	lvx %v5, 0, %r5
 # a1 = mem128[pb + 16]
 	.loc 1 1683
 	li %r0, 16
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1684
 	vsldoi %v5, %v5, %v6, 4
@@ -5588,11 +5485,11 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc]
 	.loc 1 1686
-	lvx %v5, 0, %r5
+	lvx %v5, 0, %r6
 # a1 = mem128[w + 224]
 	.loc 1 1687
 	li %r0, 224
-	lvx %v6, %r7, %r0
+	lvx %v6, %r8, %r0
 # x2 = x2 & a1
 	.loc 1 1688
 	vand %v5, %v5, %v6
@@ -5620,15 +5517,15 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x1 = mem128[pa + 16]
 	.loc 1 1695
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 16]
 	.loc 1 1696
 	li %r0, 16
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 32]
 	.loc 1 1697
 	li %r0, 32
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1698
 	vsldoi %v7, %v7, %v8, 4
@@ -5638,7 +5535,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x3 = mem128[pc + 16]
 	.loc 1 1700
 	li %r0, 16
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1701
 	vadduwm %v7, %v0, %v7
@@ -5673,7 +5570,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1710
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1711
 	vadduhm %v7, %v7, %v0
@@ -5713,7 +5610,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1721
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1722
 	vadduhm %v5, %v5, %v0
@@ -5730,35 +5627,33 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	vsubuhm %v8, %v8, %v6
 # mem128[qd] = x0
 	.loc 1 1726
-	stvx %v8, 0, %r6
+	stvx %v8, 0, %r7
 # pa = pa + 32
 	.loc 1 1727
-	addi %r8, %r3, 32
+	addi %r4, %r4, 32
 # pb = pb + 32
 	.loc 1 1728
-	addi %r4, %r4, 32
+	addi %r5, %r5, 32
 # pc = pc + 32
 	.loc 1 1729
-	addi %r5, %r5, 32
+	addi %r6, %r6, 32
 # qd = qd + 16
 	.loc 1 1730
-	addi %r6, %r6, 16
+	addi %r7, %r7, 16
 # i1 = 23
 	.loc 1 1731
 	li %r9, 23
-	mr %r3, %r10
-	mr %r10, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop27:
 # x0 = mem128[pa]
 	.loc 1 1733
-	lvx %v0, 0, %r8
+	lvx %v0, 0, %r4
 # a0 = mem128[pb]
 	.loc 1 1734
-	lvx %v5, 0, %r4
+	lvx %v5, 0, %r5
 # a1 = mem128[pb + 16]
 	.loc 1 1735
 	li %r0, 16
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1736
 	vsldoi %v5, %v5, %v6, 4
@@ -5767,7 +5662,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc]
 	.loc 1 1738
-	lvx %v5, 0, %r5
+	lvx %v5, 0, %r6
 # 4x x0 = x0 + x2
 	.loc 1 1739
 	vadduwm %v5, %v0, %v5
@@ -5792,15 +5687,15 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x1 = mem128[pa + 16]
 	.loc 1 1745
 	li %r0, 16
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 16]
 	.loc 1 1746
 	li %r0, 16
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 32]
 	.loc 1 1747
 	li %r0, 32
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1748
 	vsldoi %v7, %v7, %v8, 4
@@ -5810,7 +5705,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x3 = mem128[pc + 16]
 	.loc 1 1750
 	li %r0, 16
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1751
 	vadduwm %v7, %v0, %v7
@@ -5845,7 +5740,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1760
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1761
 	vadduhm %v7, %v7, %v0
@@ -5885,7 +5780,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1771
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1772
 	vadduhm %v5, %v5, %v0
@@ -5902,19 +5797,19 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	vsubuhm %v8, %v8, %v6
 # mem128[qd] = x0
 	.loc 1 1776
-	stvx %v8, 0, %r6
+	stvx %v8, 0, %r7
 # x0 = mem128[pa + 32]
 	.loc 1 1777
 	li %r0, 32
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 32]
 	.loc 1 1778
 	li %r0, 32
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 48]
 	.loc 1 1779
 	li %r0, 48
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1780
 	vsldoi %v5, %v5, %v6, 4
@@ -5924,7 +5819,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pc + 32]
 	.loc 1 1782
 	li %r0, 32
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 1783
 	vadduwm %v5, %v0, %v5
@@ -5949,15 +5844,15 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x1 = mem128[pa + 48]
 	.loc 1 1789
 	li %r0, 48
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 48]
 	.loc 1 1790
 	li %r0, 48
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 64]
 	.loc 1 1791
 	li %r0, 64
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1792
 	vsldoi %v7, %v7, %v8, 4
@@ -5967,7 +5862,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x3 = mem128[pc + 48]
 	.loc 1 1794
 	li %r0, 48
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1795
 	vadduwm %v7, %v0, %v7
@@ -6002,7 +5897,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1804
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1805
 	vadduhm %v7, %v7, %v0
@@ -6042,7 +5937,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1815
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1816
 	vadduhm %v5, %v5, %v0
@@ -6060,19 +5955,19 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 16] = x0
 	.loc 1 1820
 	li %r0, 16
-	stvx %v8, %r6, %r0
+	stvx %v8, %r7, %r0
 # x0 = mem128[pa + 64]
 	.loc 1 1821
 	li %r0, 64
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 64]
 	.loc 1 1822
 	li %r0, 64
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 80]
 	.loc 1 1823
 	li %r0, 80
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1824
 	vsldoi %v5, %v5, %v6, 4
@@ -6082,7 +5977,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pc + 64]
 	.loc 1 1826
 	li %r0, 64
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 1827
 	vadduwm %v5, %v0, %v5
@@ -6107,15 +6002,15 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x1 = mem128[pa + 80]
 	.loc 1 1833
 	li %r0, 80
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 80]
 	.loc 1 1834
 	li %r0, 80
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 96]
 	.loc 1 1835
 	li %r0, 96
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1836
 	vsldoi %v7, %v7, %v8, 4
@@ -6125,7 +6020,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x3 = mem128[pc + 80]
 	.loc 1 1838
 	li %r0, 80
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1839
 	vadduwm %v7, %v0, %v7
@@ -6160,7 +6055,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1848
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1849
 	vadduhm %v7, %v7, %v0
@@ -6200,7 +6095,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1859
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1860
 	vadduhm %v5, %v5, %v0
@@ -6218,19 +6113,19 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 32] = x0
 	.loc 1 1864
 	li %r0, 32
-	stvx %v8, %r6, %r0
+	stvx %v8, %r7, %r0
 # x0 = mem128[pa + 96]
 	.loc 1 1865
 	li %r0, 96
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 96]
 	.loc 1 1866
 	li %r0, 96
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 112]
 	.loc 1 1867
 	li %r0, 112
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1868
 	vsldoi %v5, %v5, %v6, 4
@@ -6240,7 +6135,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pc + 96]
 	.loc 1 1870
 	li %r0, 96
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 1871
 	vadduwm %v5, %v0, %v5
@@ -6265,15 +6160,15 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x1 = mem128[pa + 112]
 	.loc 1 1877
 	li %r0, 112
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 112]
 	.loc 1 1878
 	li %r0, 112
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 128]
 	.loc 1 1879
 	li %r0, 128
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1880
 	vsldoi %v7, %v7, %v8, 4
@@ -6283,7 +6178,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x3 = mem128[pc + 112]
 	.loc 1 1882
 	li %r0, 112
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1883
 	vadduwm %v7, %v0, %v7
@@ -6318,7 +6213,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1892
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1893
 	vadduhm %v7, %v7, %v0
@@ -6358,7 +6253,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1903
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1904
 	vadduhm %v5, %v5, %v0
@@ -6376,19 +6271,19 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 48] = x0
 	.loc 1 1908
 	li %r0, 48
-	stvx %v8, %r6, %r0
+	stvx %v8, %r7, %r0
 # pa = pa + 128
 	.loc 1 1909
-	addi %r8, %r8, 128
+	addi %r4, %r4, 128
 # pb = pb + 128
 	.loc 1 1910
-	addi %r4, %r4, 128
+	addi %r5, %r5, 128
 # pc = pc + 128
 	.loc 1 1911
-	addi %r5, %r5, 128
+	addi %r6, %r6, 128
 # qd = qd + 64
 	.loc 1 1912
-	addi %r6, %r6, 64
+	addi %r7, %r7, 64
 # i1 = i1 - 1
 	.loc 1 1913
 	addi %r9, %r9, -1
@@ -6400,14 +6295,14 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop27
 # x0 = mem128[pa]
 	.loc 1 1916
-	lvx %v0, 0, %r8
+	lvx %v0, 0, %r4
 # a0 = mem128[pb]
 	.loc 1 1917
-	lvx %v5, 0, %r4
+	lvx %v5, 0, %r5
 # a1 = mem128[pb + 16]
 	.loc 1 1918
 	li %r0, 16
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1919
 	vsldoi %v5, %v5, %v6, 4
@@ -6416,7 +6311,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc]
 	.loc 1 1921
-	lvx %v5, 0, %r5
+	lvx %v5, 0, %r6
 # 4x x0 = x0 + x2
 	.loc 1 1922
 	vadduwm %v5, %v0, %v5
@@ -6441,15 +6336,15 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x1 = mem128[pa + 16]
 	.loc 1 1928
 	li %r0, 16
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 16]
 	.loc 1 1929
 	li %r0, 16
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 32]
 	.loc 1 1930
 	li %r0, 32
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1931
 	vsldoi %v7, %v7, %v8, 4
@@ -6459,7 +6354,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x3 = mem128[pc + 16]
 	.loc 1 1933
 	li %r0, 16
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1934
 	vadduwm %v7, %v0, %v7
@@ -6494,7 +6389,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1943
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1944
 	vadduhm %v7, %v7, %v0
@@ -6534,7 +6429,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1954
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1955
 	vadduhm %v5, %v5, %v0
@@ -6551,19 +6446,19 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	vsubuhm %v8, %v8, %v6
 # mem128[qd] = x0
 	.loc 1 1959
-	stvx %v8, 0, %r6
+	stvx %v8, 0, %r7
 # x0 = mem128[pa + 32]
 	.loc 1 1960
 	li %r0, 32
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 32]
 	.loc 1 1961
 	li %r0, 32
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 48]
 	.loc 1 1962
 	li %r0, 48
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1963
 	vsldoi %v5, %v5, %v6, 4
@@ -6573,7 +6468,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pc + 32]
 	.loc 1 1965
 	li %r0, 32
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 1966
 	vadduwm %v5, %v0, %v5
@@ -6598,15 +6493,15 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x1 = mem128[pa + 48]
 	.loc 1 1972
 	li %r0, 48
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 48]
 	.loc 1 1973
 	li %r0, 48
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 64]
 	.loc 1 1974
 	li %r0, 64
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 1975
 	vsldoi %v7, %v7, %v8, 4
@@ -6616,7 +6511,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x3 = mem128[pc + 48]
 	.loc 1 1977
 	li %r0, 48
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 1978
 	vadduwm %v7, %v0, %v7
@@ -6651,7 +6546,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1987
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1988
 	vadduhm %v7, %v7, %v0
@@ -6691,7 +6586,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 1998
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 1999
 	vadduhm %v5, %v5, %v0
@@ -6709,19 +6604,19 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 16] = x0
 	.loc 1 2003
 	li %r0, 16
-	stvx %v8, %r6, %r0
+	stvx %v8, %r7, %r0
 # x0 = mem128[pa + 64]
 	.loc 1 2004
 	li %r0, 64
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 64]
 	.loc 1 2005
 	li %r0, 64
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 80]
 	.loc 1 2006
 	li %r0, 80
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2007
 	vsldoi %v5, %v5, %v6, 4
@@ -6731,7 +6626,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x2 = mem128[pc + 64]
 	.loc 1 2009
 	li %r0, 64
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 2010
 	vadduwm %v5, %v0, %v5
@@ -6756,15 +6651,15 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x1 = mem128[pa + 80]
 	.loc 1 2016
 	li %r0, 80
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 80]
 	.loc 1 2017
 	li %r0, 80
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 96]
 	.loc 1 2018
 	li %r0, 96
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2019
 	vsldoi %v7, %v7, %v8, 4
@@ -6774,7 +6669,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # x3 = mem128[pc + 80]
 	.loc 1 2021
 	li %r0, 80
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 2022
 	vadduwm %v7, %v0, %v7
@@ -6809,7 +6704,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2031
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2032
 	vadduhm %v7, %v7, %v0
@@ -6849,7 +6744,7 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2042
 	li %r0, 96
-	lvx %v0, %r7, %r0
+	lvx %v0, %r8, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2043
 	vadduhm %v1, %v1, %v0
@@ -6867,76 +6762,72 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 # mem128[qd + 32] = x0
 	.loc 1 2047
 	li %r0, 32
-	stvx %v2, %r6, %r0
+	stvx %v2, %r7, %r0
 # pa = 120000
 	.loc 1 2048
-	lis %r3, 1
-	ori %r3, %r3, 54464
+	lis %r4, 1
+	ori %r4, %r4, 54464
 # pa = w + pa
 	.loc 1 2049
-	add %r4, %r7, %r3
-# pb = out
-	.loc 1 2050
-	mr %r3, %r10
+	add %r4, %r8, %r4
 # i1 = 190
 	.loc 1 2051
 	li %r5, 190
-	mr %r6, %r3
 .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop28:
 # t0 = mem16[pa]
 	.loc 1 2053
-	lhz %r3, 0(%r4)
+	lhz %r6, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2054
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = t0 >> 8
 	.loc 1 2055
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 1] = t0
 	.loc 1 2056
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem16[pa + 2]
 	.loc 1 2057
-	lhz %r3, 2(%r4)
+	lhz %r6, 2(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 2058
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = t0 >> 8
 	.loc 1 2059
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 3] = t0
 	.loc 1 2060
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem16[pa + 4]
 	.loc 1 2061
-	lhz %r3, 4(%r4)
+	lhz %r6, 4(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 2062
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = t0 >> 8
 	.loc 1 2063
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 5] = t0
 	.loc 1 2064
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem16[pa + 6]
 	.loc 1 2065
-	lhz %r3, 6(%r4)
+	lhz %r6, 6(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 2066
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = t0 >> 8
 	.loc 1 2067
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 7] = t0
 	.loc 1 2068
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # pa = pa + 8
 	.loc 1 2069
 	addi %r4, %r4, 8
 # pb = pb + 8
 	.loc 1 2070
-	addi %r6, %r6, 8
+	addi %r3, %r3, 8
 # i1 = i1 - 1
 	.loc 1 2071
 	addi %r5, %r5, -1
@@ -6948,7 +6839,6 @@ qhasm_kernel_core_multsntrup761_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup761_ppc32_altivec_mul.loop28
 # t0 = mem16[pa]
 	.loc 1 2074
-	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2075

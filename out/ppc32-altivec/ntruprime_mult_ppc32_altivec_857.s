@@ -32,571 +32,559 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	stvx %v30, %r1, %r0
 	li %r0, 192
 	stvx %v31, %r1, %r0
-# input out in k c w
-	.loc 1 15
-	mr %r9, %r3
-	mr %r8, %r4
 # w = w + 15
 	.loc 1 17
-	addi %r4, %r7, 15
+	addi %r7, %r7, 15
 # t0 = -16
 	.loc 1 18
-	li %r3, -16
+	li %r6, -16
 # w = w & t0
 	.loc 1 19
-	and %r6, %r4, %r3
+	and %r7, %r7, %r6
 # t0 = 1
 	.loc 1 20
-	li %r3, 1
+	li %r6, 1
 # mem16[w + 0] = t0
 	.loc 1 21
-	sth %r3, 0(%r6)
+	sth %r6, 0(%r7)
 # mem16[w + 2] = t0
 	.loc 1 22
-	sth %r3, 2(%r6)
+	sth %r6, 2(%r7)
 # mem16[w + 4] = t0
 	.loc 1 23
-	sth %r3, 4(%r6)
+	sth %r6, 4(%r7)
 # mem16[w + 6] = t0
 	.loc 1 24
-	sth %r3, 6(%r6)
+	sth %r6, 6(%r7)
 # mem16[w + 8] = t0
 	.loc 1 25
-	sth %r3, 8(%r6)
+	sth %r6, 8(%r7)
 # mem16[w + 10] = t0
 	.loc 1 26
-	sth %r3, 10(%r6)
+	sth %r6, 10(%r7)
 # mem16[w + 12] = t0
 	.loc 1 27
-	sth %r3, 12(%r6)
+	sth %r6, 12(%r7)
 # mem16[w + 14] = t0
 	.loc 1 28
-	sth %r3, 14(%r6)
+	sth %r6, 14(%r7)
 # t0 = 3
 	.loc 1 29
-	li %r3, 3
+	li %r6, 3
 # mem16[w + 16] = t0
 	.loc 1 30
-	sth %r3, 16(%r6)
+	sth %r6, 16(%r7)
 # mem16[w + 18] = t0
 	.loc 1 31
-	sth %r3, 18(%r6)
+	sth %r6, 18(%r7)
 # mem16[w + 20] = t0
 	.loc 1 32
-	sth %r3, 20(%r6)
+	sth %r6, 20(%r7)
 # mem16[w + 22] = t0
 	.loc 1 33
-	sth %r3, 22(%r6)
+	sth %r6, 22(%r7)
 # mem16[w + 24] = t0
 	.loc 1 34
-	sth %r3, 24(%r6)
+	sth %r6, 24(%r7)
 # mem16[w + 26] = t0
 	.loc 1 35
-	sth %r3, 26(%r6)
+	sth %r6, 26(%r7)
 # mem16[w + 28] = t0
 	.loc 1 36
-	sth %r3, 28(%r6)
+	sth %r6, 28(%r7)
 # mem16[w + 30] = t0
 	.loc 1 37
-	sth %r3, 30(%r6)
+	sth %r6, 30(%r7)
 # t0 = 2575
 	.loc 1 38
-	li %r3, 2575
+	li %r6, 2575
 # mem16[w + 32] = t0
 	.loc 1 39
-	sth %r3, 32(%r6)
+	sth %r6, 32(%r7)
 # mem16[w + 34] = t0
 	.loc 1 40
-	sth %r3, 34(%r6)
+	sth %r6, 34(%r7)
 # mem16[w + 36] = t0
 	.loc 1 41
-	sth %r3, 36(%r6)
+	sth %r6, 36(%r7)
 # mem16[w + 38] = t0
 	.loc 1 42
-	sth %r3, 38(%r6)
+	sth %r6, 38(%r7)
 # mem16[w + 40] = t0
 	.loc 1 43
-	sth %r3, 40(%r6)
+	sth %r6, 40(%r7)
 # mem16[w + 42] = t0
 	.loc 1 44
-	sth %r3, 42(%r6)
+	sth %r6, 42(%r7)
 # mem16[w + 44] = t0
 	.loc 1 45
-	sth %r3, 44(%r6)
+	sth %r6, 44(%r7)
 # mem16[w + 46] = t0
 	.loc 1 46
-	sth %r3, 46(%r6)
+	sth %r6, 46(%r7)
 # t0 = 10923
 	.loc 1 47
-	li %r3, 10923
+	li %r6, 10923
 # mem16[w + 48] = t0
 	.loc 1 48
-	sth %r3, 48(%r6)
+	sth %r6, 48(%r7)
 # mem16[w + 50] = t0
 	.loc 1 49
-	sth %r3, 50(%r6)
+	sth %r6, 50(%r7)
 # mem16[w + 52] = t0
 	.loc 1 50
-	sth %r3, 52(%r6)
+	sth %r6, 52(%r7)
 # mem16[w + 54] = t0
 	.loc 1 51
-	sth %r3, 54(%r6)
+	sth %r6, 54(%r7)
 # mem16[w + 56] = t0
 	.loc 1 52
-	sth %r3, 56(%r6)
+	sth %r6, 56(%r7)
 # mem16[w + 58] = t0
 	.loc 1 53
-	sth %r3, 58(%r6)
+	sth %r6, 58(%r7)
 # mem16[w + 60] = t0
 	.loc 1 54
-	sth %r3, 60(%r6)
+	sth %r6, 60(%r7)
 # mem16[w + 62] = t0
 	.loc 1 55
-	sth %r3, 62(%r6)
+	sth %r6, 62(%r7)
 # t0 = 6494
 	.loc 1 56
-	li %r3, 6494
+	li %r6, 6494
 # mem16[w + 64] = t0
 	.loc 1 57
-	sth %r3, 64(%r6)
+	sth %r6, 64(%r7)
 # mem16[w + 66] = t0
 	.loc 1 58
-	sth %r3, 66(%r6)
+	sth %r6, 66(%r7)
 # mem16[w + 68] = t0
 	.loc 1 59
-	sth %r3, 68(%r6)
+	sth %r6, 68(%r7)
 # mem16[w + 70] = t0
 	.loc 1 60
-	sth %r3, 70(%r6)
+	sth %r6, 70(%r7)
 # mem16[w + 72] = t0
 	.loc 1 61
-	sth %r3, 72(%r6)
+	sth %r6, 72(%r7)
 # mem16[w + 74] = t0
 	.loc 1 62
-	sth %r3, 74(%r6)
+	sth %r6, 74(%r7)
 # mem16[w + 76] = t0
 	.loc 1 63
-	sth %r3, 76(%r6)
+	sth %r6, 76(%r7)
 # mem16[w + 78] = t0
 	.loc 1 64
-	sth %r3, 78(%r6)
+	sth %r6, 78(%r7)
 # t0 = 5167
 	.loc 1 65
-	li %r3, 5167
+	li %r6, 5167
 # mem16[w + 80] = t0
 	.loc 1 66
-	sth %r3, 80(%r6)
+	sth %r6, 80(%r7)
 # mem16[w + 82] = t0
 	.loc 1 67
-	sth %r3, 82(%r6)
+	sth %r6, 82(%r7)
 # mem16[w + 84] = t0
 	.loc 1 68
-	sth %r3, 84(%r6)
+	sth %r6, 84(%r7)
 # mem16[w + 86] = t0
 	.loc 1 69
-	sth %r3, 86(%r6)
+	sth %r6, 86(%r7)
 # mem16[w + 88] = t0
 	.loc 1 70
-	sth %r3, 88(%r6)
+	sth %r6, 88(%r7)
 # mem16[w + 90] = t0
 	.loc 1 71
-	sth %r3, 90(%r6)
+	sth %r6, 90(%r7)
 # mem16[w + 92] = t0
 	.loc 1 72
-	sth %r3, 92(%r6)
+	sth %r6, 92(%r7)
 # mem16[w + 94] = t0
 	.loc 1 73
-	sth %r3, 94(%r6)
+	sth %r6, 94(%r7)
 # t0 = 512
 	.loc 1 74
-	li %r3, 512
+	li %r6, 512
 # mem16[w + 96] = t0
 	.loc 1 75
-	sth %r3, 96(%r6)
+	sth %r6, 96(%r7)
 # mem16[w + 98] = t0
 	.loc 1 76
-	sth %r3, 98(%r6)
+	sth %r6, 98(%r7)
 # mem16[w + 100] = t0
 	.loc 1 77
-	sth %r3, 100(%r6)
+	sth %r6, 100(%r7)
 # mem16[w + 102] = t0
 	.loc 1 78
-	sth %r3, 102(%r6)
+	sth %r6, 102(%r7)
 # mem16[w + 104] = t0
 	.loc 1 79
-	sth %r3, 104(%r6)
+	sth %r6, 104(%r7)
 # mem16[w + 106] = t0
 	.loc 1 80
-	sth %r3, 106(%r6)
+	sth %r6, 106(%r7)
 # mem16[w + 108] = t0
 	.loc 1 81
-	sth %r3, 108(%r6)
+	sth %r6, 108(%r7)
 # mem16[w + 110] = t0
 	.loc 1 82
-	sth %r3, 110(%r6)
+	sth %r6, 110(%r7)
 # t0 = 455
 	.loc 1 83
-	li %r3, 455
+	li %r6, 455
 # mem16[w + 112] = t0
 	.loc 1 84
-	sth %r3, 112(%r6)
+	sth %r6, 112(%r7)
 # mem16[w + 114] = t0
 	.loc 1 85
-	sth %r3, 114(%r6)
+	sth %r6, 114(%r7)
 # mem16[w + 116] = t0
 	.loc 1 86
-	sth %r3, 116(%r6)
+	sth %r6, 116(%r7)
 # mem16[w + 118] = t0
 	.loc 1 87
-	sth %r3, 118(%r6)
+	sth %r6, 118(%r7)
 # mem16[w + 120] = t0
 	.loc 1 88
-	sth %r3, 120(%r6)
+	sth %r6, 120(%r7)
 # mem16[w + 122] = t0
 	.loc 1 89
-	sth %r3, 122(%r6)
+	sth %r6, 122(%r7)
 # mem16[w + 124] = t0
 	.loc 1 90
-	sth %r3, 124(%r6)
+	sth %r6, 124(%r7)
 # mem16[w + 126] = t0
 	.loc 1 91
-	sth %r3, 126(%r6)
+	sth %r6, 126(%r7)
 # t0 = 72
 	.loc 1 92
-	li %r3, 72
+	li %r6, 72
 # mem16[w + 128] = t0
 	.loc 1 93
-	sth %r3, 128(%r6)
+	sth %r6, 128(%r7)
 # mem16[w + 130] = t0
 	.loc 1 94
-	sth %r3, 130(%r6)
+	sth %r6, 130(%r7)
 # mem16[w + 132] = t0
 	.loc 1 95
-	sth %r3, 132(%r6)
+	sth %r6, 132(%r7)
 # mem16[w + 134] = t0
 	.loc 1 96
-	sth %r3, 134(%r6)
+	sth %r6, 134(%r7)
 # mem16[w + 136] = t0
 	.loc 1 97
-	sth %r3, 136(%r6)
+	sth %r6, 136(%r7)
 # mem16[w + 138] = t0
 	.loc 1 98
-	sth %r3, 138(%r6)
+	sth %r6, 138(%r7)
 # mem16[w + 140] = t0
 	.loc 1 99
-	sth %r3, 140(%r6)
+	sth %r6, 140(%r7)
 # mem16[w + 142] = t0
 	.loc 1 100
-	sth %r3, 142(%r6)
+	sth %r6, 142(%r7)
 # t0 = 36
 	.loc 1 101
-	li %r3, 36
+	li %r6, 36
 # mem16[w + 144] = t0
 	.loc 1 102
-	sth %r3, 144(%r6)
+	sth %r6, 144(%r7)
 # mem16[w + 146] = t0
 	.loc 1 103
-	sth %r3, 146(%r6)
+	sth %r6, 146(%r7)
 # mem16[w + 148] = t0
 	.loc 1 104
-	sth %r3, 148(%r6)
+	sth %r6, 148(%r7)
 # mem16[w + 150] = t0
 	.loc 1 105
-	sth %r3, 150(%r6)
+	sth %r6, 150(%r7)
 # mem16[w + 152] = t0
 	.loc 1 106
-	sth %r3, 152(%r6)
+	sth %r6, 152(%r7)
 # mem16[w + 154] = t0
 	.loc 1 107
-	sth %r3, 154(%r6)
+	sth %r6, 154(%r7)
 # mem16[w + 156] = t0
 	.loc 1 108
-	sth %r3, 156(%r6)
+	sth %r6, 156(%r7)
 # mem16[w + 158] = t0
 	.loc 1 109
-	sth %r3, 158(%r6)
+	sth %r6, 158(%r7)
 # t0 = 457
 	.loc 1 110
-	li %r3, 457
+	li %r6, 457
 # mem16[w + 160] = t0
 	.loc 1 111
-	sth %r3, 160(%r6)
+	sth %r6, 160(%r7)
 # mem16[w + 162] = t0
 	.loc 1 112
-	sth %r3, 162(%r6)
+	sth %r6, 162(%r7)
 # mem16[w + 164] = t0
 	.loc 1 113
-	sth %r3, 164(%r6)
+	sth %r6, 164(%r7)
 # mem16[w + 166] = t0
 	.loc 1 114
-	sth %r3, 166(%r6)
+	sth %r6, 166(%r7)
 # mem16[w + 168] = t0
 	.loc 1 115
-	sth %r3, 168(%r6)
+	sth %r6, 168(%r7)
 # mem16[w + 170] = t0
 	.loc 1 116
-	sth %r3, 170(%r6)
+	sth %r6, 170(%r7)
 # mem16[w + 172] = t0
 	.loc 1 117
-	sth %r3, 172(%r6)
+	sth %r6, 172(%r7)
 # mem16[w + 174] = t0
 	.loc 1 118
-	sth %r3, 174(%r6)
+	sth %r6, 174(%r7)
 # t0 = -1635
 	.loc 1 119
-	li %r3, -1635
+	li %r6, -1635
 # mem16[w + 176] = t0
 	.loc 1 120
-	sth %r3, 176(%r6)
+	sth %r6, 176(%r7)
 # mem16[w + 178] = t0
 	.loc 1 121
-	sth %r3, 178(%r6)
+	sth %r6, 178(%r7)
 # mem16[w + 180] = t0
 	.loc 1 122
-	sth %r3, 180(%r6)
+	sth %r6, 180(%r7)
 # mem16[w + 182] = t0
 	.loc 1 123
-	sth %r3, 182(%r6)
+	sth %r6, 182(%r7)
 # mem16[w + 184] = t0
 	.loc 1 124
-	sth %r3, 184(%r6)
+	sth %r6, 184(%r7)
 # mem16[w + 186] = t0
 	.loc 1 125
-	sth %r3, 186(%r6)
+	sth %r6, 186(%r7)
 # mem16[w + 188] = t0
 	.loc 1 126
-	sth %r3, 188(%r6)
+	sth %r6, 188(%r7)
 # mem16[w + 190] = t0
 	.loc 1 127
-	sth %r3, 190(%r6)
+	sth %r6, 190(%r7)
 # t0 = -10369
 	.loc 1 128
-	li %r3, -10369
+	li %r6, -10369
 # mem16[w + 192] = t0
 	.loc 1 129
-	sth %r3, 192(%r6)
+	sth %r6, 192(%r7)
 # mem16[w + 194] = t0
 	.loc 1 130
-	sth %r3, 194(%r6)
+	sth %r6, 194(%r7)
 # mem16[w + 196] = t0
 	.loc 1 131
-	sth %r3, 196(%r6)
+	sth %r6, 196(%r7)
 # mem16[w + 198] = t0
 	.loc 1 132
-	sth %r3, 198(%r6)
+	sth %r6, 198(%r7)
 # mem16[w + 200] = t0
 	.loc 1 133
-	sth %r3, 200(%r6)
+	sth %r6, 200(%r7)
 # mem16[w + 202] = t0
 	.loc 1 134
-	sth %r3, 202(%r6)
+	sth %r6, 202(%r7)
 # mem16[w + 204] = t0
 	.loc 1 135
-	sth %r3, 204(%r6)
+	sth %r6, 204(%r7)
 # mem16[w + 206] = t0
 	.loc 1 136
-	sth %r3, 206(%r6)
+	sth %r6, 206(%r7)
 # t0 = 0
 	.loc 1 137
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 208] = t0
 	.loc 1 138
-	sth %r3, 208(%r6)
+	sth %r6, 208(%r7)
 # t0 = -1
 	.loc 1 139
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 210] = t0
 	.loc 1 140
-	sth %r3, 210(%r6)
+	sth %r6, 210(%r7)
 # mem16[w + 212] = t0
 	.loc 1 141
-	sth %r3, 212(%r6)
+	sth %r6, 212(%r7)
 # mem16[w + 214] = t0
 	.loc 1 142
-	sth %r3, 214(%r6)
+	sth %r6, 214(%r7)
 # mem16[w + 216] = t0
 	.loc 1 143
-	sth %r3, 216(%r6)
+	sth %r6, 216(%r7)
 # mem16[w + 218] = t0
 	.loc 1 144
-	sth %r3, 218(%r6)
+	sth %r6, 218(%r7)
 # mem16[w + 220] = t0
 	.loc 1 145
-	sth %r3, 220(%r6)
+	sth %r6, 220(%r7)
 # mem16[w + 222] = t0
 	.loc 1 146
-	sth %r3, 222(%r6)
+	sth %r6, 222(%r7)
 # t0 = 0
 	.loc 1 147
-	li %r3, 0
+	li %r6, 0
 # mem16[w + 224] = t0
 	.loc 1 148
-	sth %r3, 224(%r6)
+	sth %r6, 224(%r7)
 # mem16[w + 226] = t0
 	.loc 1 149
-	sth %r3, 226(%r6)
+	sth %r6, 226(%r7)
 # t0 = -1
 	.loc 1 150
-	li %r3, -1
+	li %r6, -1
 # mem16[w + 228] = t0
 	.loc 1 151
-	sth %r3, 228(%r6)
+	sth %r6, 228(%r7)
 # mem16[w + 230] = t0
 	.loc 1 152
-	sth %r3, 230(%r6)
+	sth %r6, 230(%r7)
 # mem16[w + 232] = t0
 	.loc 1 153
-	sth %r3, 232(%r6)
+	sth %r6, 232(%r7)
 # mem16[w + 234] = t0
 	.loc 1 154
-	sth %r3, 234(%r6)
+	sth %r6, 234(%r7)
 # mem16[w + 236] = t0
 	.loc 1 155
-	sth %r3, 236(%r6)
+	sth %r6, 236(%r7)
 # mem16[w + 238] = t0
 	.loc 1 156
-	sth %r3, 238(%r6)
+	sth %r6, 238(%r7)
 # pa = 158560
 	.loc 1 157
-	lis %r3, 2
-	ori %r3, %r3, 27488
+	lis %r6, 2
+	ori %r6, %r6, 27488
 # pa = w + pa
 	.loc 1 158
-	add %r4, %r6, %r3
+	add %r8, %r7, %r6
 # z0 = 0
 	.loc 1 159
 	vxor %v0, %v0, %v0
 # i1 = 5
 	.loc 1 160
-	li %r3, 5
+	li %r6, 5
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop1:
 # mem128[pa] = z0
 	.loc 1 162
-	stvx %v0, 0, %r4
+	stvx %v0, 0, %r8
 # mem128[pa + 16] = z0
 	.loc 1 163
 	li %r0, 16
-	stvx %v0, %r4, %r0
+	stvx %v0, %r8, %r0
 # mem128[pa + 32] = z0
 	.loc 1 164
 	li %r0, 32
-	stvx %v0, %r4, %r0
+	stvx %v0, %r8, %r0
 # mem128[pa + 48] = z0
 	.loc 1 165
 	li %r0, 48
-	stvx %v0, %r4, %r0
+	stvx %v0, %r8, %r0
 # pa = pa + 64
 	.loc 1 166
-	addi %r4, %r4, 64
+	addi %r8, %r8, 64
 # i1 = i1 - 1
 	.loc 1 167
-	addi %r3, %r3, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 168
-	cmplwi %cr0, %r3, 0
+	cmplwi %cr0, %r6, 0
 # goto loop1 if !=
 	.loc 1 169
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop1
 # mem128[pa] = z0
 	.loc 1 170
-	stvx %v0, 0, %r4
+	stvx %v0, 0, %r8
 # pa = 156848
 	.loc 1 171
-	lis %r3, 2
-	ori %r3, %r3, 25776
+	lis %r6, 2
+	ori %r6, %r6, 25776
 # pa = w + pa
 	.loc 1 172
-	add %r7, %r6, %r3
-# pb = in
-	.loc 1 173
-	mr %r10, %r6
-	mr %r4, %r8
+	add %r8, %r7, %r6
 # i1 = 214
 	.loc 1 174
-	li %r6, 214
-	mr %r3, %r9
-	mr %r8, %r3
-	mr %r9, %r4
+	li %r9, 214
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop2:
 # t0 = mem8[pb]
 	.loc 1 176
-	lbz %r4, 0(%r9)
+	lbz %r10, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 177
-	lbz %r3, 1(%r9)
+	lbz %r6, 1(%r4)
 # t1 = t1 << 8
 	.loc 1 178
-	slwi %r3, %r3, 8
+	slwi %r6, %r6, 8
 # t0 = t0 | t1
 	.loc 1 179
-	or %r4, %r4, %r3
+	or %r10, %r10, %r6
 # mem16[pa] = t0
 	.loc 1 180
-	sth %r4, 0(%r7)
+	sth %r10, 0(%r8)
 # t0 = mem8[pb + 2]
 	.loc 1 181
-	lbz %r3, 2(%r9)
+	lbz %r6, 2(%r4)
 # t1 = mem8[pb + 3]
 	.loc 1 182
-	lbz %r4, 3(%r9)
+	lbz %r10, 3(%r4)
 # t1 = t1 << 8
 	.loc 1 183
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 184
-	or %r3, %r3, %r4
+	or %r6, %r6, %r10
 # mem16[pa + 2] = t0
 	.loc 1 185
-	sth %r3, 2(%r7)
+	sth %r6, 2(%r8)
 # t0 = mem8[pb + 4]
 	.loc 1 186
-	lbz %r3, 4(%r9)
+	lbz %r6, 4(%r4)
 # t1 = mem8[pb + 5]
 	.loc 1 187
-	lbz %r4, 5(%r9)
+	lbz %r10, 5(%r4)
 # t1 = t1 << 8
 	.loc 1 188
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 189
-	or %r3, %r3, %r4
+	or %r6, %r6, %r10
 # mem16[pa + 4] = t0
 	.loc 1 190
-	sth %r3, 4(%r7)
+	sth %r6, 4(%r8)
 # t0 = mem8[pb + 6]
 	.loc 1 191
-	lbz %r3, 6(%r9)
+	lbz %r6, 6(%r4)
 # t1 = mem8[pb + 7]
 	.loc 1 192
-	lbz %r4, 7(%r9)
+	lbz %r10, 7(%r4)
 # t1 = t1 << 8
 	.loc 1 193
-	slwi %r4, %r4, 8
+	slwi %r10, %r10, 8
 # t0 = t0 | t1
 	.loc 1 194
-	or %r3, %r3, %r4
+	or %r6, %r6, %r10
 # mem16[pa + 6] = t0
 	.loc 1 195
-	sth %r3, 6(%r7)
+	sth %r6, 6(%r8)
 # pa = pa + 8
 	.loc 1 196
-	addi %r7, %r7, 8
+	addi %r8, %r8, 8
 # pb = pb + 8
 	.loc 1 197
-	addi %r9, %r9, 8
+	addi %r4, %r4, 8
 # i1 = i1 - 1
 	.loc 1 198
-	addi %r6, %r6, -1
+	addi %r9, %r9, -1
 # =? i1 - 0
 	.loc 1 199
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r9, 0
 # goto loop2 if !=
 	.loc 1 200
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop2
 # t0 = mem8[pb]
 	.loc 1 201
-	mr %r4, %r9
-	lbz %r3, 0(%r4)
+	lbz %r6, 0(%r4)
 # t1 = mem8[pb + 1]
 	.loc 1 202
 	lbz %r4, 1(%r4)
@@ -605,26 +593,23 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	slwi %r4, %r4, 8
 # t0 = t0 | t1
 	.loc 1 204
-	or %r3, %r3, %r4
+	or %r6, %r6, %r4
 # mem16[pa] = t0
 	.loc 1 205
-	sth %r3, 0(%r7)
+	sth %r6, 0(%r8)
 # pa = 159744
 	.loc 1 206
-	lis %r3, 2
-	ori %r3, %r3, 28672
+	lis %r4, 2
+	ori %r4, %r4, 28672
 # pa = w + pa
 	.loc 1 207
-	mr %r6, %r10
-	add %r4, %r6, %r3
+	add %r4, %r7, %r4
 # z0 = 0
 	.loc 1 208
-	mr %r7, %r6
 	vxor %v0, %v0, %v0
 # i1 = 2
 	.loc 1 209
 	li %r6, 2
-	mr %r3, %r8
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop3:
 # mem128[pa] = z0
 	.loc 1 211
@@ -670,40 +655,35 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	ori %r4, %r4, 27824
 # pa = w + pa
 	.loc 1 223
-	mr %r6, %r7
-	add %r4, %r6, %r4
-# qa = k
-	.loc 1 224
-	mr %r8, %r6
+	add %r4, %r7, %r4
 # i1 = 214
 	.loc 1 226
 	li %r6, 214
-	mr %r7, %r3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop4:
 # t0 = mem8[qa]
 	.loc 1 228
-	lbz %r3, 0(%r5)
+	lbz %r8, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 229
-	stb %r3, 0(%r4)
+	stb %r8, 0(%r4)
 # t0 = mem8[qa + 1]
 	.loc 1 230
-	lbz %r3, 1(%r5)
+	lbz %r8, 1(%r5)
 # mem8[qb + 1] = t0
 	.loc 1 231
-	stb %r3, 1(%r4)
+	stb %r8, 1(%r4)
 # t0 = mem8[qa + 2]
 	.loc 1 232
-	lbz %r3, 2(%r5)
+	lbz %r8, 2(%r5)
 # mem8[qb + 2] = t0
 	.loc 1 233
-	stb %r3, 2(%r4)
+	stb %r8, 2(%r4)
 # t0 = mem8[qa + 3]
 	.loc 1 234
-	lbz %r3, 3(%r5)
+	lbz %r8, 3(%r5)
 # mem8[qb + 3] = t0
 	.loc 1 235
-	stb %r3, 3(%r4)
+	stb %r8, 3(%r4)
 # qa = qa + 4
 	.loc 1 236
 	addi %r5, %r5, 4
@@ -721,35 +701,29 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop4
 # t0 = mem8[qa]
 	.loc 1 241
-	lbz %r3, 0(%r5)
+	lbz %r5, 0(%r5)
 # mem8[qb] = t0
 	.loc 1 242
-	stb %r3, 0(%r4)
+	stb %r5, 0(%r4)
 # x7 = mem128[w + 0]
 	.loc 1 243
-	mr %r6, %r8
-	lvx %v0, 0, %r6
+	lvx %v4, 0, %r7
 # pa = 158896
 	.loc 1 244
-	lis %r3, 2
-	ori %r3, %r3, 27824
+	lis %r4, 2
+	ori %r4, %r4, 27824
 # pa = w + pa
 	.loc 1 245
-	add %r4, %r6, %r3
+	add %r4, %r7, %r4
 # pb = w + 4336
 	.loc 1 246
-	addi %r5, %r6, 4336
+	addi %r5, %r7, 4336
 # z0 = 0
 	.loc 1 247
-	mr %r9, %r6
-	vxor %v1, %v1, %v1
+	vxor %v5, %v5, %v5
 # i1 = 16
 	.loc 1 248
 	li %r6, 16
-	mr %r3, %r7
-	mr %r8, %r3
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop5:
 # x2 = mem128[pa]
 	.loc 1 250
@@ -966,29 +940,25 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop5
 # x6 = mem128[w + 64]
 	.loc 1 315
-	mr %r6, %r9
 	li %r0, 64
-	lvx %v0, %r6, %r0
+	lvx %v4, %r7, %r0
 # x7 = mem128[w + 80]
 	.loc 1 316
 	li %r0, 80
-	lvx %v1, %r6, %r0
+	lvx %v5, %r7, %r0
 # pa = 156848
 	.loc 1 317
-	lis %r3, 2
-	ori %r3, %r3, 25776
+	lis %r4, 2
+	ori %r4, %r4, 25776
 # pa = w + pa
 	.loc 1 318
-	add %r4, %r6, %r3
+	add %r4, %r7, %r4
 # pb = w + 240
 	.loc 1 319
-	addi %r5, %r6, 240
+	addi %r5, %r7, 240
 # i1 = 32
 	.loc 1 320
-	li %r7, 32
-	mr %r3, %r8
-	vor %v4, %v0, %v0
-	vor %v5, %v1, %v1
+	li %r6, 32
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop6:
 # x0 = mem128[pa]
 	.loc 1 322
@@ -1000,7 +970,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 324
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x1 = x1 + tv
 	.loc 1 325
 	vadduhm %v2, %v2, %v0
@@ -1029,7 +999,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 332
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x1 = x1 + tv
 	.loc 1 333
 	vadduhm %v2, %v2, %v0
@@ -1059,7 +1029,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 340
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x1 = x1 + tv
 	.loc 1 341
 	vadduhm %v2, %v2, %v0
@@ -1089,7 +1059,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 348
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x1 = x1 + tv
 	.loc 1 349
 	vadduhm %v2, %v2, %v0
@@ -1116,29 +1086,25 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	addi %r5, %r5, 64
 # i1 = i1 - 1
 	.loc 1 356
-	addi %r7, %r7, -1
+	addi %r6, %r6, -1
 # =? i1 - 0
 	.loc 1 357
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r6, 0
 # goto loop6 if !=
 	.loc 1 358
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop6
 # pa = w + 240
 	.loc 1 359
-	addi %r5, %r6, 240
+	addi %r5, %r7, 240
 # pb = w + 27120
 	.loc 1 360
-	addi %r4, %r6, 27120
-# qa = pa
-	.loc 1 361
-	mr %r9, %r6
+	addi %r4, %r7, 27120
 # qb = pa + 1024
 	.loc 1 362
 	addi %r6, %r5, 1024
 # i1 = 16
 	.loc 1 364
-	li %r7, 16
-	mr %r8, %r3
+	li %r8, 16
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop7:
 # x0 = mem128[qa]
 	.loc 1 366
@@ -1240,295 +1206,281 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	addi %r4, %r4, 64
 # i1 = i1 - 1
 	.loc 1 393
-	addi %r7, %r7, -1
+	addi %r8, %r8, -1
 # =? i1 - 0
 	.loc 1 394
-	cmplwi %cr0, %r7, 0
+	cmplwi %cr0, %r8, 0
 # goto loop7 if !=
 	.loc 1 395
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop7
 # pa = w + 4336
 	.loc 1 396
-	mr %r6, %r9
-	addi %r4, %r6, 4336
+	addi %r5, %r7, 4336
 # pb = 99824
 	.loc 1 397
-	lis %r3, 1
-	ori %r3, %r3, 34288
+	lis %r4, 1
+	ori %r4, %r4, 34288
 # pb = w + pb
 	.loc 1 398
-	add %r7, %r6, %r3
-# qa = pa
-	.loc 1 399
-	mr %r9, %r6
+	add %r6, %r7, %r4
 # qb = pa + 1024
 	.loc 1 400
-	addi %r5, %r4, 1024
+	addi %r4, %r5, 1024
 # i1 = 16
 	.loc 1 402
-	li %r6, 16
-	mr %r3, %r8
+	li %r8, 16
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop8:
 # x0 = mem128[qa]
 	.loc 1 404
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 405
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r4
 # mem128[qc] = x0
 	.loc 1 406
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r6
 # mem128[qc + 2048] = x1
 	.loc 1 407
 	li %r0, 2048
-	stvx %v1, %r7, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 408
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 1024] = x0
 	.loc 1 409
 	li %r0, 1024
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 410
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 411
 	li %r0, 16
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 16] = x0
 	.loc 1 412
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 2064] = x1
 	.loc 1 413
 	li %r0, 2064
-	stvx %v1, %r7, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 414
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 1040] = x0
 	.loc 1 415
 	li %r0, 1040
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 416
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 417
 	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 32] = x0
 	.loc 1 418
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 2080] = x1
 	.loc 1 419
 	li %r0, 2080
-	stvx %v1, %r7, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 420
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 1056] = x0
 	.loc 1 421
 	li %r0, 1056
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 422
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 423
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r4, %r0
 # mem128[qc + 48] = x0
 	.loc 1 424
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # mem128[qc + 2096] = x1
 	.loc 1 425
 	li %r0, 2096
-	stvx %v1, %r7, %r0
+	stvx %v1, %r6, %r0
 # 8x x0 = x0 + x1
 	.loc 1 426
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 1072] = x0
 	.loc 1 427
 	li %r0, 1072
-	stvx %v0, %r7, %r0
+	stvx %v0, %r6, %r0
 # qa = qa + 64
 	.loc 1 428
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 429
-	addi %r5, %r5, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 430
-	addi %r7, %r7, 64
+	addi %r6, %r6, 64
 # i1 = i1 - 1
 	.loc 1 431
-	addi %r6, %r6, -1
+	addi %r8, %r8, -1
 # =? i1 - 0
 	.loc 1 432
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r8, 0
 # goto loop8 if !=
 	.loc 1 433
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop8
 # pa = w + 27120
 	.loc 1 434
-	mr %r6, %r9
-	addi %r5, %r6, 27120
+	addi %r5, %r7, 27120
 # pb = w + 6384
 	.loc 1 435
-	addi %r7, %r6, 6384
+	addi %r6, %r7, 6384
 # i0 = 3
 	.loc 1 436
 	li %r4, 3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop9:
 # qa = pa
 	.loc 1 438
-	mr %r9, %r6
-	mr %r8, %r4
-	mr %r6, %r3
+	mr %r8, %r5
 # qb = pa + 512
 	.loc 1 439
-	addi %r3, %r5, 512
+	addi %r9, %r5, 512
 # qc = pb
 	.loc 1 440
-	mr %r10, %r5
+	mr %r10, %r6
 # i1 = 8
 	.loc 1 441
-	mr %r11, %r7
-	li %r4, 8
+	li %r11, 8
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop10:
 # x0 = mem128[qa]
 	.loc 1 443
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 444
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 445
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 1024] = x1
 	.loc 1 446
 	li %r0, 1024
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 447
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 512] = x0
 	.loc 1 448
 	li %r0, 512
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 449
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 450
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 451
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 1040] = x1
 	.loc 1 452
 	li %r0, 1040
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 453
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 528] = x0
 	.loc 1 454
 	li %r0, 528
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 455
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 456
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 457
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 1056] = x1
 	.loc 1 458
 	li %r0, 1056
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 459
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 544] = x0
 	.loc 1 460
 	li %r0, 544
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 461
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 462
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 463
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 1072] = x1
 	.loc 1 464
 	li %r0, 1072
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 465
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 560] = x0
 	.loc 1 466
 	li %r0, 560
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 467
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 468
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 469
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 470
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 471
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop10 if !=
 	.loc 1 472
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop10
 # pa = pa + 1024
 	.loc 1 473
-	mr %r5, %r10
 	addi %r5, %r5, 1024
 # pb = pb + 1536
 	.loc 1 474
-	mr %r7, %r11
-	addi %r7, %r7, 1536
+	addi %r6, %r6, 1536
 # i0 = i0 - 1
 	.loc 1 475
-	mr %r4, %r8
 	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 476
 	cmplwi %cr0, %r4, 0
 # goto loop9 if !=
 	.loc 1 477
-	mr %r3, %r6
-	mr %r6, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop9
 # pa = 99824
 	.loc 1 478
@@ -1536,200 +1488,190 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	ori %r4, %r4, 34288
 # pa = w + pa
 	.loc 1 479
-	add %r5, %r6, %r4
+	add %r4, %r7, %r4
 # pb = 89456
 	.loc 1 480
-	lis %r4, 1
-	ori %r4, %r4, 23920
+	lis %r5, 1
+	ori %r5, %r5, 23920
 # pb = w + pb
 	.loc 1 481
-	add %r7, %r6, %r4
+	add %r5, %r7, %r5
 # i0 = 3
 	.loc 1 482
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop11:
 # qa = pa
 	.loc 1 484
-	mr %r11, %r4
-	mr %r8, %r6
-	mr %r6, %r3
+	mr %r8, %r4
 # qb = pa + 512
 	.loc 1 485
-	addi %r3, %r5, 512
+	addi %r9, %r4, 512
 # qc = pb
 	.loc 1 486
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 8
 	.loc 1 487
-	mr %r10, %r7
-	li %r4, 8
+	li %r11, 8
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop12:
 # x0 = mem128[qa]
 	.loc 1 489
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 490
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 491
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 1024] = x1
 	.loc 1 492
 	li %r0, 1024
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 493
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 512] = x0
 	.loc 1 494
 	li %r0, 512
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 495
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 496
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 497
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 1040] = x1
 	.loc 1 498
 	li %r0, 1040
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 499
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 528] = x0
 	.loc 1 500
 	li %r0, 528
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 501
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 502
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 503
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 1056] = x1
 	.loc 1 504
 	li %r0, 1056
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 505
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 544] = x0
 	.loc 1 506
 	li %r0, 544
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 507
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 508
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 509
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 1072] = x1
 	.loc 1 510
 	li %r0, 1072
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 511
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 560] = x0
 	.loc 1 512
 	li %r0, 560
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 513
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 514
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 515
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 516
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 517
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop12 if !=
 	.loc 1 518
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop12
 # pa = pa + 1024
 	.loc 1 519
-	mr %r5, %r9
-	addi %r5, %r5, 1024
+	addi %r4, %r4, 1024
 # pb = pb + 1536
 	.loc 1 520
-	mr %r7, %r10
-	addi %r7, %r7, 1536
+	addi %r5, %r5, 1536
 # i0 = i0 - 1
 	.loc 1 521
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 522
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop11 if !=
 	.loc 1 523
-	mr %r3, %r6
-	mr %r6, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop11
 # x6 = mem128[w + 64]
 	.loc 1 524
 	li %r0, 64
-	lvx %v5, %r6, %r0
+	lvx %v5, %r7, %r0
 # x7 = mem128[w + 80]
 	.loc 1 525
 	li %r0, 80
-	lvx %v6, %r6, %r0
+	lvx %v6, %r7, %r0
 # pa = w + 6384
 	.loc 1 526
-	addi %r5, %r6, 6384
+	addi %r4, %r7, 6384
 # pb = w + 27120
 	.loc 1 527
-	addi %r7, %r6, 27120
+	addi %r5, %r7, 27120
 # i0 = 9
 	.loc 1 528
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop13:
 # qa = pa
 	.loc 1 530
-	mr %r11, %r4
-	mr %r8, %r3
+	mr %r8, %r4
 # qb = pa + 256
 	.loc 1 531
-	addi %r3, %r5, 256
+	addi %r9, %r4, 256
 # qc = pb
 	.loc 1 532
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 4
 	.loc 1 533
-	mr %r10, %r7
-	li %r4, 4
+	li %r11, 4
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop14:
 # x0 = mem128[qa]
 	.loc 1 535
-	lvx %v1, 0, %r5
+	lvx %v1, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 536
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 537
 	vspltish %v0, 0
@@ -1737,7 +1679,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 538
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x2 = x2 + tv
 	.loc 1 539
 	vadduhm %v3, %v3, %v0
@@ -1759,7 +1701,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 544
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 545
 	vadduhm %v3, %v3, %v0
@@ -1776,26 +1718,26 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	vsubuhm %v2, %v2, %v4
 # mem128[qc] = x0
 	.loc 1 549
-	stvx %v1, 0, %r7
+	stvx %v1, 0, %r10
 # mem128[qc + 512] = x1
 	.loc 1 550
 	li %r0, 512
-	stvx %v2, %r7, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 551
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 256] = x0
 	.loc 1 552
 	li %r0, 256
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 553
 	li %r0, 16
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 554
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 555
 	vspltish %v0, 0
@@ -1803,7 +1745,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 556
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x2 = x2 + tv
 	.loc 1 557
 	vadduhm %v3, %v3, %v0
@@ -1825,7 +1767,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 562
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 563
 	vadduhm %v3, %v3, %v0
@@ -1843,26 +1785,26 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qc + 16] = x0
 	.loc 1 567
 	li %r0, 16
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # mem128[qc + 528] = x1
 	.loc 1 568
 	li %r0, 528
-	stvx %v2, %r7, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 569
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 272] = x0
 	.loc 1 570
 	li %r0, 272
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 571
 	li %r0, 32
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 572
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 573
 	vspltish %v0, 0
@@ -1870,7 +1812,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 574
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x2 = x2 + tv
 	.loc 1 575
 	vadduhm %v3, %v3, %v0
@@ -1892,7 +1834,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 580
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 581
 	vadduhm %v3, %v3, %v0
@@ -1910,26 +1852,26 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qc + 32] = x0
 	.loc 1 585
 	li %r0, 32
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # mem128[qc + 544] = x1
 	.loc 1 586
 	li %r0, 544
-	stvx %v2, %r7, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 587
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 288] = x0
 	.loc 1 588
 	li %r0, 288
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 589
 	li %r0, 48
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 590
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 8x x2 = mulhis15(x0, x6)
 	.loc 1 591
 	vspltish %v0, 0
@@ -1937,7 +1879,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 592
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x2 = x2 + tv
 	.loc 1 593
 	vadduhm %v3, %v3, %v0
@@ -1959,7 +1901,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 598
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 599
 	vadduhm %v3, %v3, %v0
@@ -1977,54 +1919,50 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qc + 48] = x0
 	.loc 1 603
 	li %r0, 48
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # mem128[qc + 560] = x1
 	.loc 1 604
 	li %r0, 560
-	stvx %v2, %r7, %r0
+	stvx %v2, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 605
 	vadduhm %v1, %v1, %v2
 # mem128[qc + 304] = x0
 	.loc 1 606
 	li %r0, 304
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # qa = qa + 64
 	.loc 1 607
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 608
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 609
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 610
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 611
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop14 if !=
 	.loc 1 612
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop14
 # pa = pa + 512
 	.loc 1 613
-	mr %r5, %r9
-	addi %r5, %r5, 512
+	addi %r4, %r4, 512
 # pb = pb + 768
 	.loc 1 614
-	mr %r7, %r10
-	addi %r7, %r7, 768
+	addi %r5, %r5, 768
 # i0 = i0 - 1
 	.loc 1 615
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 616
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop13 if !=
 	.loc 1 617
-	mr %r3, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop13
 # pa = 89456
 	.loc 1 618
@@ -2032,313 +1970,297 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	ori %r4, %r4, 23920
 # pa = w + pa
 	.loc 1 619
-	add %r5, %r6, %r4
+	add %r4, %r7, %r4
 # pb = 99824
 	.loc 1 620
-	lis %r4, 1
-	ori %r4, %r4, 34288
+	lis %r5, 1
+	ori %r5, %r5, 34288
 # pb = w + pb
 	.loc 1 621
-	add %r7, %r6, %r4
+	add %r5, %r7, %r5
 # i0 = 9
 	.loc 1 622
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop15:
 # qa = pa
 	.loc 1 624
-	mr %r11, %r4
-	mr %r8, %r6
-	mr %r6, %r3
+	mr %r8, %r4
 # qb = pa + 256
 	.loc 1 625
-	addi %r3, %r5, 256
+	addi %r9, %r4, 256
 # qc = pb
 	.loc 1 626
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 4
 	.loc 1 627
-	mr %r10, %r7
-	li %r4, 4
+	li %r11, 4
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop16:
 # x0 = mem128[qa]
 	.loc 1 629
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 630
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 631
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 512] = x1
 	.loc 1 632
 	li %r0, 512
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 633
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 256] = x0
 	.loc 1 634
 	li %r0, 256
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 635
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 636
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 637
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 528] = x1
 	.loc 1 638
 	li %r0, 528
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 639
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 272] = x0
 	.loc 1 640
 	li %r0, 272
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 641
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 642
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 643
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 544] = x1
 	.loc 1 644
 	li %r0, 544
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 645
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 288] = x0
 	.loc 1 646
 	li %r0, 288
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 647
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 648
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 649
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 560] = x1
 	.loc 1 650
 	li %r0, 560
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 651
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 304] = x0
 	.loc 1 652
 	li %r0, 304
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 653
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 654
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 655
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 656
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 657
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop16 if !=
 	.loc 1 658
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop16
 # pa = pa + 512
 	.loc 1 659
-	mr %r5, %r9
-	addi %r5, %r5, 512
+	addi %r4, %r4, 512
 # pb = pb + 768
 	.loc 1 660
-	mr %r7, %r10
-	addi %r7, %r7, 768
+	addi %r5, %r5, 768
 # i0 = i0 - 1
 	.loc 1 661
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 662
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop15 if !=
 	.loc 1 663
-	mr %r3, %r6
-	mr %r6, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop15
 # pa = w + 27120
 	.loc 1 664
-	addi %r5, %r6, 27120
+	addi %r4, %r7, 27120
 # pb = w + 6384
 	.loc 1 665
-	addi %r7, %r6, 6384
+	addi %r5, %r7, 6384
 # i0 = 27
 	.loc 1 666
-	li %r4, 27
+	li %r6, 27
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop17:
 # qa = pa
 	.loc 1 668
-	mr %r11, %r4
-	mr %r8, %r6
-	mr %r6, %r3
+	mr %r8, %r4
 # qb = pa + 128
 	.loc 1 669
-	addi %r3, %r5, 128
+	addi %r9, %r4, 128
 # qc = pb
 	.loc 1 670
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 2
 	.loc 1 671
-	mr %r10, %r7
-	li %r4, 2
+	li %r11, 2
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop18:
 # x0 = mem128[qa]
 	.loc 1 673
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 674
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 675
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 256] = x1
 	.loc 1 676
 	li %r0, 256
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 677
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 678
 	li %r0, 128
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 679
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 680
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 681
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 272] = x1
 	.loc 1 682
 	li %r0, 272
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 683
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 684
 	li %r0, 144
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 685
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 686
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 687
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 288] = x1
 	.loc 1 688
 	li %r0, 288
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 689
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 690
 	li %r0, 160
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 691
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 692
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 693
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 304] = x1
 	.loc 1 694
 	li %r0, 304
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 695
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 696
 	li %r0, 176
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 697
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 698
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 699
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 700
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 701
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop18 if !=
 	.loc 1 702
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop18
 # pa = pa + 256
 	.loc 1 703
-	mr %r5, %r9
-	addi %r5, %r5, 256
+	addi %r4, %r4, 256
 # pb = pb + 384
 	.loc 1 704
-	mr %r7, %r10
-	addi %r7, %r7, 384
+	addi %r5, %r5, 384
 # i0 = i0 - 1
 	.loc 1 705
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 706
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop17 if !=
 	.loc 1 707
-	mr %r3, %r6
-	mr %r6, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop17
 # pa = 99824
 	.loc 1 708
@@ -2346,539 +2268,518 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	ori %r4, %r4, 34288
 # pa = w + pa
 	.loc 1 709
-	add %r5, %r6, %r4
+	add %r4, %r7, %r4
 # pb = 89456
 	.loc 1 710
-	lis %r4, 1
-	ori %r4, %r4, 23920
+	lis %r5, 1
+	ori %r5, %r5, 23920
 # pb = w + pb
 	.loc 1 711
-	add %r7, %r6, %r4
+	add %r5, %r7, %r5
 # i0 = 27
 	.loc 1 712
-	li %r4, 27
+	li %r6, 27
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop19:
 # qa = pa
 	.loc 1 714
-	mr %r11, %r4
-	mr %r8, %r6
-	mr %r6, %r3
+	mr %r8, %r4
 # qb = pa + 128
 	.loc 1 715
-	addi %r3, %r5, 128
+	addi %r9, %r4, 128
 # qc = pb
 	.loc 1 716
-	mr %r9, %r5
+	mr %r10, %r5
 # i1 = 2
 	.loc 1 717
-	mr %r10, %r7
-	li %r4, 2
+	li %r11, 2
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop20:
 # x0 = mem128[qa]
 	.loc 1 719
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qb]
 	.loc 1 720
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r9
 # mem128[qc] = x0
 	.loc 1 721
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r10
 # mem128[qc + 256] = x1
 	.loc 1 722
 	li %r0, 256
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 723
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 128] = x0
 	.loc 1 724
 	li %r0, 128
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 725
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 726
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 16] = x0
 	.loc 1 727
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 272] = x1
 	.loc 1 728
 	li %r0, 272
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 729
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 144] = x0
 	.loc 1 730
 	li %r0, 144
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 731
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 732
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 32] = x0
 	.loc 1 733
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 288] = x1
 	.loc 1 734
 	li %r0, 288
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 735
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 160] = x0
 	.loc 1 736
 	li %r0, 160
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 737
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 738
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r9, %r0
 # mem128[qc + 48] = x0
 	.loc 1 739
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # mem128[qc + 304] = x1
 	.loc 1 740
 	li %r0, 304
-	stvx %v1, %r7, %r0
+	stvx %v1, %r10, %r0
 # 8x x0 = x0 + x1
 	.loc 1 741
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 176] = x0
 	.loc 1 742
 	li %r0, 176
-	stvx %v0, %r7, %r0
+	stvx %v0, %r10, %r0
 # qa = qa + 64
 	.loc 1 743
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 744
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 745
-	addi %r7, %r7, 64
+	addi %r10, %r10, 64
 # i1 = i1 - 1
 	.loc 1 746
-	addi %r4, %r4, -1
+	addi %r11, %r11, -1
 # =? i1 - 0
 	.loc 1 747
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r11, 0
 # goto loop20 if !=
 	.loc 1 748
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop20
 # pa = pa + 256
 	.loc 1 749
-	mr %r5, %r9
-	addi %r5, %r5, 256
+	addi %r4, %r4, 256
 # pb = pb + 384
 	.loc 1 750
-	mr %r7, %r10
-	addi %r7, %r7, 384
+	addi %r5, %r5, 384
 # i0 = i0 - 1
 	.loc 1 751
-	mr %r4, %r11
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 752
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop19 if !=
 	.loc 1 753
-	mr %r3, %r6
-	mr %r6, %r8
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop19
 # pa = w + 6384
 	.loc 1 754
-	mr %r7, %r3
-	addi %r3, %r6, 6384
+	addi %r5, %r7, 6384
 # pb = w + 27120
 	.loc 1 755
-	addi %r4, %r6, 27120
+	addi %r8, %r7, 27120
 # z0 = 0
 	.loc 1 756
-	mr %r8, %r6
 	vxor %v0, %v0, %v0
 # i0 = 81
 	.loc 1 757
-	li %r5, 81
-	mr %r6, %r4
-	vor %v2, %v0, %v0
+	li %r4, 81
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop21:
 # qb = pa + 64
 	.loc 1 760
-	addi %r4, %r3, 64
+	addi %r6, %r5, 64
 # x0 = mem128[qa]
 	.loc 1 762
-	lvx %v0, 0, %r3
+	lvx %v1, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 763
-	lvx %v1, 0, %r4
+	lvx %v2, 0, %r6
 # mem128[qc + 64] = x0
 	.loc 1 764
 	li %r0, 64
-	stvx %v0, %r6, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 320] = x1
 	.loc 1 765
 	li %r0, 320
-	stvx %v1, %r6, %r0
+	stvx %v2, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 766
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 192] = x0
 	.loc 1 767
 	li %r0, 192
-	stvx %v0, %r6, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc] = z0
 	.loc 1 768
-	stvx %v2, 0, %r6
+	stvx %v0, 0, %r8
 # mem128[qc + 128] = z0
 	.loc 1 769
 	li %r0, 128
-	stvx %v2, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 256] = z0
 	.loc 1 770
 	li %r0, 256
-	stvx %v2, %r6, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 771
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 772
 	li %r0, 16
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 80] = x0
 	.loc 1 773
 	li %r0, 80
-	stvx %v0, %r6, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 336] = x1
 	.loc 1 774
 	li %r0, 336
-	stvx %v1, %r6, %r0
+	stvx %v2, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 775
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 208] = x0
 	.loc 1 776
 	li %r0, 208
-	stvx %v0, %r6, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 16] = z0
 	.loc 1 777
 	li %r0, 16
-	stvx %v2, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 144] = z0
 	.loc 1 778
 	li %r0, 144
-	stvx %v2, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 272] = z0
 	.loc 1 779
 	li %r0, 272
-	stvx %v2, %r6, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 780
 	li %r0, 32
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 781
 	li %r0, 32
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 96] = x0
 	.loc 1 782
 	li %r0, 96
-	stvx %v0, %r6, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 352] = x1
 	.loc 1 783
 	li %r0, 352
-	stvx %v1, %r6, %r0
+	stvx %v2, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 784
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 224] = x0
 	.loc 1 785
 	li %r0, 224
-	stvx %v0, %r6, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 32] = z0
 	.loc 1 786
 	li %r0, 32
-	stvx %v2, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 160] = z0
 	.loc 1 787
 	li %r0, 160
-	stvx %v2, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 288] = z0
 	.loc 1 788
 	li %r0, 288
-	stvx %v2, %r6, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 789
 	li %r0, 48
-	lvx %v0, %r3, %r0
+	lvx %v1, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 790
 	li %r0, 48
-	lvx %v1, %r4, %r0
+	lvx %v2, %r6, %r0
 # mem128[qc + 112] = x0
 	.loc 1 791
 	li %r0, 112
-	stvx %v0, %r6, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 368] = x1
 	.loc 1 792
 	li %r0, 368
-	stvx %v1, %r6, %r0
+	stvx %v2, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 793
-	vadduhm %v0, %v0, %v1
+	vadduhm %v1, %v1, %v2
 # mem128[qc + 240] = x0
 	.loc 1 794
 	li %r0, 240
-	stvx %v0, %r6, %r0
+	stvx %v1, %r8, %r0
 # mem128[qc + 48] = z0
 	.loc 1 795
 	li %r0, 48
-	stvx %v2, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 176] = z0
 	.loc 1 796
 	li %r0, 176
-	stvx %v2, %r6, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 304] = z0
 	.loc 1 797
 	li %r0, 304
-	stvx %v2, %r6, %r0
+	stvx %v0, %r8, %r0
 # pa = pa + 128
 	.loc 1 798
-	addi %r3, %r3, 128
+	addi %r5, %r5, 128
 # pb = pb + 384
 	.loc 1 799
-	addi %r6, %r6, 384
+	addi %r8, %r8, 384
 # i0 = i0 - 1
 	.loc 1 800
-	addi %r5, %r5, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 801
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r4, 0
 # goto loop21 if !=
 	.loc 1 802
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop21
 # pa = 89456
 	.loc 1 803
-	lis %r3, 1
-	ori %r3, %r3, 23920
+	lis %r4, 1
+	ori %r4, %r4, 23920
 # pa = w + pa
 	.loc 1 804
-	mr %r6, %r8
-	add %r4, %r6, %r3
+	add %r5, %r7, %r4
 # pb = 99824
 	.loc 1 805
-	lis %r3, 1
-	ori %r3, %r3, 34288
+	lis %r4, 1
+	ori %r4, %r4, 34288
 # pb = w + pb
 	.loc 1 806
-	add %r5, %r6, %r3
+	add %r8, %r7, %r4
 # i0 = 81
 	.loc 1 807
-	mr %r8, %r6
-	li %r6, 81
-	mr %r3, %r7
-	mr %r9, %r3
+	li %r4, 81
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop22:
 # qb = pa + 64
 	.loc 1 810
-	addi %r3, %r4, 64
+	addi %r6, %r5, 64
 # x0 = mem128[qa]
 	.loc 1 812
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qb]
 	.loc 1 813
-	lvx %v1, 0, %r3
+	lvx %v1, 0, %r6
 # mem128[qc] = x0
 	.loc 1 814
-	stvx %v0, 0, %r5
+	stvx %v0, 0, %r8
 # mem128[qc + 128] = x1
 	.loc 1 815
 	li %r0, 128
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 816
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 64] = x0
 	.loc 1 817
 	li %r0, 64
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 818
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 16]
 	.loc 1 819
 	li %r0, 16
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 16] = x0
 	.loc 1 820
 	li %r0, 16
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 144] = x1
 	.loc 1 821
 	li %r0, 144
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 822
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 80] = x0
 	.loc 1 823
 	li %r0, 80
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 824
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 32]
 	.loc 1 825
 	li %r0, 32
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 32] = x0
 	.loc 1 826
 	li %r0, 32
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 160] = x1
 	.loc 1 827
 	li %r0, 160
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 828
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 96] = x0
 	.loc 1 829
 	li %r0, 96
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 830
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qb + 48]
 	.loc 1 831
 	li %r0, 48
-	lvx %v1, %r3, %r0
+	lvx %v1, %r6, %r0
 # mem128[qc + 48] = x0
 	.loc 1 832
 	li %r0, 48
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # mem128[qc + 176] = x1
 	.loc 1 833
 	li %r0, 176
-	stvx %v1, %r5, %r0
+	stvx %v1, %r8, %r0
 # 8x x0 = x0 + x1
 	.loc 1 834
 	vadduhm %v0, %v0, %v1
 # mem128[qc + 112] = x0
 	.loc 1 835
 	li %r0, 112
-	stvx %v0, %r5, %r0
+	stvx %v0, %r8, %r0
 # pa = pa + 128
 	.loc 1 836
-	addi %r4, %r4, 128
+	addi %r5, %r5, 128
 # pb = pb + 192
 	.loc 1 837
-	addi %r5, %r5, 192
+	addi %r8, %r8, 192
 # i0 = i0 - 1
 	.loc 1 838
-	addi %r6, %r6, -1
+	addi %r4, %r4, -1
 # =? i0 - 0
 	.loc 1 839
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r4, 0
 # goto loop22 if !=
 	.loc 1 840
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop22
 # pa = 58224
 	.loc 1 841
-	lis %r3, 0
-	ori %r3, %r3, 58224
+	lis %r4, 0
+	ori %r4, %r4, 58224
 # pa = w + pa
 	.loc 1 842
-	mr %r6, %r8
-	add %r3, %r6, %r3
+	add %r4, %r7, %r4
 # z0 = 0
 	.loc 1 843
 	vxor %v0, %v0, %v0
 # mem128[pa] = z0
 	.loc 1 844
-	stvx %v0, 0, %r3
+	stvx %v0, 0, %r4
 # mem128[pa + 16] = z0
 	.loc 1 845
 	li %r0, 16
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 32] = z0
 	.loc 1 846
 	li %r0, 32
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # mem128[pa + 48] = z0
 	.loc 1 847
 	li %r0, 48
-	stvx %v0, %r3, %r0
+	stvx %v0, %r4, %r0
 # pa = w + 27120
 	.loc 1 848
-	addi %r4, %r6, 27120
+	addi %r5, %r7, 27120
 # pb = 99824
 	.loc 1 849
-	lis %r3, 1
-	ori %r3, %r3, 34288
+	lis %r4, 1
+	ori %r4, %r4, 34288
 # pb = w + pb
 	.loc 1 850
-	add %r5, %r6, %r3
+	add %r6, %r7, %r4
 # pc = 115376
 	.loc 1 851
-	lis %r3, 1
-	ori %r3, %r3, 49840
+	lis %r4, 1
+	ori %r4, %r4, 49840
 # pc = w + pc
 	.loc 1 852
-	add %r7, %r6, %r3
+	add %r4, %r7, %r4
 # qa = 161648
 	.loc 1 853
-	lis %r3, 2
-	ori %r3, %r3, 30576
+	lis %r8, 2
+	ori %r8, %r8, 30576
 # qa = w + qa
 	.loc 1 854
-	add %r8, %r6, %r3
+	add %r8, %r7, %r8
 # z0 = 0
 	.loc 1 855
-	mr %r10, %r6
-	vxor %v0, %v0, %v0
+	vxor %v8, %v8, %v8
 # i0 = 81
 	.loc 1 856
-	li %r6, 81
-	mr %r3, %r9
-	mr %r9, %r3
-	vor %v8, %v0, %v0
+	li %r9, 81
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop23:
 # e0 = mem128[pa + 64]
 	.loc 1 858
 	li %r0, 64
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # e1 = mem128[pa + 80]
 	.loc 1 859
 	li %r0, 80
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # e2 = mem128[pa + 96]
 	.loc 1 860
 	li %r0, 96
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # e3 = mem128[pa + 112]
 	.loc 1 861
 	li %r0, 112
-	lvx %v18, %r4, %r0
+	lvx %v18, %r5, %r0
 # x1 = shiftleftbytes(z0, e0, 14)
 	.loc 1 862
 	vsldoi %v3, %v8, %v0, 14
@@ -2980,7 +2881,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	vmrglh %v22, %v0, %v1
 # x2 = mem128[pb]
 	.loc 1 895
-	lvx %v23, 0, %r5
+	lvx %v23, 0, %r6
 # 4x x0 = x2[0]
 	.loc 1 896
 	vspltw %v3, %v23, 0
@@ -3086,7 +2987,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 16]
 	.loc 1 930
 	li %r0, 16
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 931
 	vspltw %v25, %v3, 0
@@ -3168,7 +3069,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 32]
 	.loc 1 957
 	li %r0, 32
-	lvx %v27, %r5, %r0
+	lvx %v27, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 958
 	vspltw %v1, %v27, 0
@@ -3226,7 +3127,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 48]
 	.loc 1 976
 	li %r0, 48
-	lvx %v27, %r5, %r0
+	lvx %v27, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 977
 	vspltw %v1, %v27, 0
@@ -3290,7 +3191,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	stvx %v0, %r8, %r0
 # x2 = mem128[pb]
 	.loc 1 995
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r6
 # 4x x0 = x2[0]
 	.loc 1 996
 	vspltw %v1, %v0, 0
@@ -3324,7 +3225,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 16]
 	.loc 1 1006
 	li %r0, 16
-	lvx %v4, %r5, %r0
+	lvx %v4, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1007
 	vspltw %v0, %v4, 0
@@ -3382,7 +3283,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 32]
 	.loc 1 1025
 	li %r0, 32
-	lvx %v23, %r5, %r0
+	lvx %v23, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1026
 	vspltw %v4, %v23, 0
@@ -3464,7 +3365,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 48]
 	.loc 1 1052
 	li %r0, 48
-	lvx %v24, %r5, %r0
+	lvx %v24, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1053
 	vspltw %v23, %v24, 0
@@ -3602,19 +3503,19 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # e0 = mem128[pa + 192]
 	.loc 1 1095
 	li %r0, 192
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # e1 = mem128[pa + 208]
 	.loc 1 1096
 	li %r0, 208
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # e2 = mem128[pa + 224]
 	.loc 1 1097
 	li %r0, 224
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # e3 = mem128[pa + 240]
 	.loc 1 1098
 	li %r0, 240
-	lvx %v18, %r4, %r0
+	lvx %v18, %r5, %r0
 # x1 = shiftleftbytes(z0, e0, 14)
 	.loc 1 1099
 	vsldoi %v3, %v8, %v0, 14
@@ -3717,7 +3618,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 64]
 	.loc 1 1132
 	li %r0, 64
-	lvx %v23, %r5, %r0
+	lvx %v23, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1133
 	vspltw %v0, %v23, 0
@@ -3823,7 +3724,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 80]
 	.loc 1 1167
 	li %r0, 80
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1168
 	vspltw %v25, %v3, 0
@@ -3905,7 +3806,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 96]
 	.loc 1 1194
 	li %r0, 96
-	lvx %v27, %r5, %r0
+	lvx %v27, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1195
 	vspltw %v1, %v27, 0
@@ -3963,7 +3864,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 112]
 	.loc 1 1213
 	li %r0, 112
-	lvx %v27, %r5, %r0
+	lvx %v27, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1214
 	vspltw %v1, %v27, 0
@@ -4029,7 +3930,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 64]
 	.loc 1 1232
 	li %r0, 64
-	lvx %v0, %r5, %r0
+	lvx %v0, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1233
 	vspltw %v1, %v0, 0
@@ -4063,7 +3964,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 80]
 	.loc 1 1243
 	li %r0, 80
-	lvx %v4, %r5, %r0
+	lvx %v4, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1244
 	vspltw %v0, %v4, 0
@@ -4121,7 +4022,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 96]
 	.loc 1 1262
 	li %r0, 96
-	lvx %v23, %r5, %r0
+	lvx %v23, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1263
 	vspltw %v4, %v23, 0
@@ -4203,7 +4104,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 112]
 	.loc 1 1289
 	li %r0, 112
-	lvx %v24, %r5, %r0
+	lvx %v24, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1290
 	vspltw %v23, %v24, 0
@@ -4341,19 +4242,19 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # e0 = mem128[pa + 320]
 	.loc 1 1332
 	li %r0, 320
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # e1 = mem128[pa + 336]
 	.loc 1 1333
 	li %r0, 336
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # e2 = mem128[pa + 352]
 	.loc 1 1334
 	li %r0, 352
-	lvx %v2, %r4, %r0
+	lvx %v2, %r5, %r0
 # e3 = mem128[pa + 368]
 	.loc 1 1335
 	li %r0, 368
-	lvx %v18, %r4, %r0
+	lvx %v18, %r5, %r0
 # x1 = shiftleftbytes(z0, e0, 14)
 	.loc 1 1336
 	vsldoi %v3, %v8, %v0, 14
@@ -4456,7 +4357,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 128]
 	.loc 1 1369
 	li %r0, 128
-	lvx %v23, %r5, %r0
+	lvx %v23, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1370
 	vspltw %v0, %v23, 0
@@ -4562,7 +4463,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 144]
 	.loc 1 1404
 	li %r0, 144
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1405
 	vspltw %v25, %v3, 0
@@ -4644,7 +4545,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 160]
 	.loc 1 1431
 	li %r0, 160
-	lvx %v27, %r5, %r0
+	lvx %v27, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1432
 	vspltw %v1, %v27, 0
@@ -4702,7 +4603,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 176]
 	.loc 1 1450
 	li %r0, 176
-	lvx %v27, %r5, %r0
+	lvx %v27, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1451
 	vspltw %v1, %v27, 0
@@ -4768,7 +4669,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 128]
 	.loc 1 1469
 	li %r0, 128
-	lvx %v0, %r5, %r0
+	lvx %v0, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1470
 	vspltw %v1, %v0, 0
@@ -4802,7 +4703,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 144]
 	.loc 1 1480
 	li %r0, 144
-	lvx %v4, %r5, %r0
+	lvx %v4, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1481
 	vspltw %v0, %v4, 0
@@ -4860,7 +4761,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 160]
 	.loc 1 1499
 	li %r0, 160
-	lvx %v23, %r5, %r0
+	lvx %v23, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1500
 	vspltw %v4, %v23, 0
@@ -4942,7 +4843,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pb + 176]
 	.loc 1 1526
 	li %r0, 176
-	lvx %v24, %r5, %r0
+	lvx %v24, %r6, %r0
 # 4x x0 = x2[0]
 	.loc 1 1527
 	vspltw %v23, %v24, 0
@@ -5094,11 +4995,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	lvx %v3, %r8, %r0
 # mem128[pc] = x0
 	.loc 1 1573
-	stvx %v1, 0, %r7
+	stvx %v1, 0, %r4
 # mem128[pc + 384] = x3
 	.loc 1 1574
 	li %r0, 384
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1575
 	vsubuwm %v2, %v0, %v2
@@ -5115,7 +5016,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 128] = x5
 	.loc 1 1579
 	li %r0, 128
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x5 = mem128[qa + 384]
 	.loc 1 1580
 	li %r0, 384
@@ -5129,7 +5030,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 256] = x5
 	.loc 1 1583
 	li %r0, 256
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1584
 	li %r0, 16
@@ -5149,11 +5050,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 16] = x0
 	.loc 1 1588
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 400] = x3
 	.loc 1 1589
 	li %r0, 400
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1590
 	vsubuwm %v1, %v1, %v2
@@ -5170,7 +5071,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 144] = x5
 	.loc 1 1594
 	li %r0, 144
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 400]
 	.loc 1 1595
 	li %r0, 400
@@ -5184,7 +5085,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 272] = x5
 	.loc 1 1598
 	li %r0, 272
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1599
 	li %r0, 32
@@ -5204,11 +5105,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 32] = x0
 	.loc 1 1603
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 416] = x3
 	.loc 1 1604
 	li %r0, 416
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1605
 	vsubuwm %v1, %v1, %v2
@@ -5225,7 +5126,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 160] = x5
 	.loc 1 1609
 	li %r0, 160
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 416]
 	.loc 1 1610
 	li %r0, 416
@@ -5239,7 +5140,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 288] = x5
 	.loc 1 1613
 	li %r0, 288
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1614
 	li %r0, 48
@@ -5259,11 +5160,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 48] = x0
 	.loc 1 1618
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 432] = x3
 	.loc 1 1619
 	li %r0, 432
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1620
 	vsubuwm %v1, %v1, %v2
@@ -5280,7 +5181,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 176] = x5
 	.loc 1 1624
 	li %r0, 176
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 432]
 	.loc 1 1625
 	li %r0, 432
@@ -5294,7 +5195,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 304] = x5
 	.loc 1 1628
 	li %r0, 304
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 64]
 	.loc 1 1629
 	li %r0, 64
@@ -5314,11 +5215,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 64] = x0
 	.loc 1 1633
 	li %r0, 64
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 448] = x3
 	.loc 1 1634
 	li %r0, 448
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1635
 	vsubuwm %v1, %v1, %v2
@@ -5335,7 +5236,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 192] = x5
 	.loc 1 1639
 	li %r0, 192
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 448]
 	.loc 1 1640
 	li %r0, 448
@@ -5349,7 +5250,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 320] = x5
 	.loc 1 1643
 	li %r0, 320
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 80]
 	.loc 1 1644
 	li %r0, 80
@@ -5369,11 +5270,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 80] = x0
 	.loc 1 1648
 	li %r0, 80
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 464] = x3
 	.loc 1 1649
 	li %r0, 464
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1650
 	vsubuwm %v1, %v1, %v2
@@ -5390,7 +5291,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 208] = x5
 	.loc 1 1654
 	li %r0, 208
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 464]
 	.loc 1 1655
 	li %r0, 464
@@ -5404,7 +5305,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 336] = x5
 	.loc 1 1658
 	li %r0, 336
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 96]
 	.loc 1 1659
 	li %r0, 96
@@ -5424,11 +5325,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 96] = x0
 	.loc 1 1663
 	li %r0, 96
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 480] = x3
 	.loc 1 1664
 	li %r0, 480
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1665
 	vsubuwm %v1, %v1, %v2
@@ -5445,7 +5346,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 224] = x5
 	.loc 1 1669
 	li %r0, 224
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 480]
 	.loc 1 1670
 	li %r0, 480
@@ -5459,7 +5360,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 352] = x5
 	.loc 1 1673
 	li %r0, 352
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # x0 = mem128[qa + 112]
 	.loc 1 1674
 	li %r0, 112
@@ -5479,11 +5380,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 112] = x0
 	.loc 1 1678
 	li %r0, 112
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # mem128[pc + 496] = x3
 	.loc 1 1679
 	li %r0, 496
-	stvx %v3, %r7, %r0
+	stvx %v3, %r4, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1680
 	vsubuwm %v1, %v1, %v2
@@ -5500,7 +5401,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 240] = x5
 	.loc 1 1684
 	li %r0, 240
-	stvx %v2, %r7, %r0
+	stvx %v2, %r4, %r0
 # x5 = mem128[qa + 496]
 	.loc 1 1685
 	li %r0, 496
@@ -5514,74 +5415,69 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[pc + 368] = x5
 	.loc 1 1688
 	li %r0, 368
-	stvx %v0, %r7, %r0
+	stvx %v0, %r4, %r0
 # pa = pa + 384
 	.loc 1 1689
-	addi %r4, %r4, 384
+	addi %r5, %r5, 384
 # pb = pb + 192
 	.loc 1 1690
-	addi %r5, %r5, 192
+	addi %r6, %r6, 192
 # pc = pc + 512
 	.loc 1 1691
-	addi %r7, %r7, 512
+	addi %r4, %r4, 512
 # i0 = i0 - 1
 	.loc 1 1692
-	addi %r6, %r6, -1
+	addi %r9, %r9, -1
 # =? i0 - 0
 	.loc 1 1693
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r9, 0
 # goto loop23 if !=
 	.loc 1 1694
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop23
 # pa = 115376
 	.loc 1 1695
-	lis %r3, 1
-	ori %r3, %r3, 49840
+	lis %r4, 1
+	ori %r4, %r4, 49840
 # pa = w + pa
 	.loc 1 1696
-	mr %r6, %r10
-	add %r7, %r6, %r3
+	add %r5, %r7, %r4
 # pb = w + 6384
 	.loc 1 1697
-	addi %r4, %r6, 6384
+	addi %r6, %r7, 6384
 # i0 = 27
 	.loc 1 1698
-	li %r5, 27
-	mr %r3, %r9
+	li %r8, 27
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop24:
 # qa = pa
 	.loc 1 1700
-	mr %r12, %r5
-	mr %r9, %r6
-	mr %r8, %r3
+	mr %r9, %r5
 # qb = pa + 512
 	.loc 1 1701
-	addi %r3, %r7, 512
+	addi %r10, %r5, 512
 # qc = pa + 1024
 	.loc 1 1702
-	addi %r5, %r7, 1024
+	addi %r11, %r5, 1024
 # qd = pb
 	.loc 1 1703
-	mr %r10, %r7
+	mr %r4, %r6
 # i1 = 4
 	.loc 1 1704
-	mr %r11, %r4
-	li %r6, 4
+	li %r12, 4
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop25:
 # x0 = mem128[qa]
 	.loc 1 1706
-	lvx %v0, 0, %r7
+	lvx %v0, 0, %r9
 # x1 = mem128[qa + 256]
 	.loc 1 1707
 	li %r0, 256
-	lvx %v1, %r7, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc]
 	.loc 1 1708
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r11
 # x3 = mem128[qc + 256]
 	.loc 1 1709
 	li %r0, 256
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd] = x0
 	.loc 1 1710
 	stvx %v0, 0, %r4
@@ -5594,7 +5490,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1713
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r10
 # 4x x5 = x5 - x0
 	.loc 1 1714
 	vsubuwm %v2, %v2, %v0
@@ -5608,7 +5504,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x5 = mem128[qb + 256]
 	.loc 1 1717
 	li %r0, 256
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1718
 	vsubuwm %v0, %v0, %v3
@@ -5622,19 +5518,19 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x0 = mem128[qa + 16]
 	.loc 1 1721
 	li %r0, 16
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qa + 272]
 	.loc 1 1722
 	li %r0, 272
-	lvx %v1, %r7, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1723
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r11, %r0
 # x3 = mem128[qc + 272]
 	.loc 1 1724
 	li %r0, 272
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1725
 	li %r0, 16
@@ -5649,7 +5545,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x5 = mem128[qb + 16]
 	.loc 1 1728
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r10, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1729
 	vsubuwm %v2, %v2, %v0
@@ -5663,7 +5559,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x5 = mem128[qb + 272]
 	.loc 1 1732
 	li %r0, 272
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1733
 	vsubuwm %v0, %v0, %v3
@@ -5677,19 +5573,19 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x0 = mem128[qa + 32]
 	.loc 1 1736
 	li %r0, 32
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qa + 288]
 	.loc 1 1737
 	li %r0, 288
-	lvx %v1, %r7, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1738
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r11, %r0
 # x3 = mem128[qc + 288]
 	.loc 1 1739
 	li %r0, 288
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1740
 	li %r0, 32
@@ -5704,7 +5600,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x5 = mem128[qb + 32]
 	.loc 1 1743
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r10, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1744
 	vsubuwm %v2, %v2, %v0
@@ -5718,7 +5614,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x5 = mem128[qb + 288]
 	.loc 1 1747
 	li %r0, 288
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1748
 	vsubuwm %v0, %v0, %v3
@@ -5732,19 +5628,19 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x0 = mem128[qa + 48]
 	.loc 1 1751
 	li %r0, 48
-	lvx %v0, %r7, %r0
+	lvx %v0, %r9, %r0
 # x1 = mem128[qa + 304]
 	.loc 1 1752
 	li %r0, 304
-	lvx %v1, %r7, %r0
+	lvx %v1, %r9, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1753
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r11, %r0
 # x3 = mem128[qc + 304]
 	.loc 1 1754
 	li %r0, 304
-	lvx %v3, %r5, %r0
+	lvx %v3, %r11, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1755
 	li %r0, 48
@@ -5759,7 +5655,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x5 = mem128[qb + 48]
 	.loc 1 1758
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r10, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1759
 	vsubuwm %v2, %v2, %v0
@@ -5773,7 +5669,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x5 = mem128[qb + 304]
 	.loc 1 1762
 	li %r0, 304
-	lvx %v0, %r3, %r0
+	lvx %v0, %r10, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1763
 	vsubuwm %v0, %v0, %v3
@@ -5786,105 +5682,97 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	stvx %v0, %r4, %r0
 # qa = qa + 64
 	.loc 1 1766
-	addi %r7, %r7, 64
+	addi %r9, %r9, 64
 # qb = qb + 64
 	.loc 1 1767
-	addi %r3, %r3, 64
+	addi %r10, %r10, 64
 # qc = qc + 64
 	.loc 1 1768
-	addi %r5, %r5, 64
+	addi %r11, %r11, 64
 # qd = qd + 64
 	.loc 1 1769
 	addi %r4, %r4, 64
 # i1 = i1 - 1
 	.loc 1 1770
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1771
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r12, 0
 # goto loop25 if !=
 	.loc 1 1772
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop25
 # pa = pa + 1536
 	.loc 1 1773
-	mr %r7, %r10
-	addi %r7, %r7, 1536
+	addi %r5, %r5, 1536
 # pb = pb + 1024
 	.loc 1 1774
-	mr %r4, %r11
-	addi %r4, %r4, 1024
+	addi %r6, %r6, 1024
 # i0 = i0 - 1
 	.loc 1 1775
-	mr %r5, %r12
-	addi %r5, %r5, -1
+	addi %r8, %r8, -1
 # =? i0 - 0
 	.loc 1 1776
-	cmplwi %cr0, %r5, 0
+	cmplwi %cr0, %r8, 0
 # goto loop24 if !=
 	.loc 1 1777
-	mr %r3, %r8
-	mr %r6, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop24
 # pa = w + 6384
 	.loc 1 1778
-	addi %r5, %r6, 6384
+	addi %r4, %r7, 6384
 # pb = 115376
 	.loc 1 1779
-	lis %r4, 1
-	ori %r4, %r4, 49840
+	lis %r5, 1
+	ori %r5, %r5, 49840
 # pb = w + pb
 	.loc 1 1780
-	add %r7, %r6, %r4
+	add %r5, %r7, %r5
 # i0 = 9
 	.loc 1 1781
-	li %r4, 9
+	li %r6, 9
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop26:
 # qa = pa
 	.loc 1 1783
-	mr %r12, %r4
-	mr %r9, %r6
-	mr %r8, %r3
+	mr %r8, %r4
 # qb = pa + 1024
 	.loc 1 1784
-	addi %r3, %r5, 1024
+	addi %r9, %r4, 1024
 # qc = pa + 2048
 	.loc 1 1785
-	addi %r4, %r5, 2048
+	addi %r10, %r4, 2048
 # qd = pb
 	.loc 1 1786
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 8
 	.loc 1 1787
-	mr %r11, %r7
-	li %r6, 8
+	li %r12, 8
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop27:
 # x0 = mem128[qa]
 	.loc 1 1789
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qa + 512]
 	.loc 1 1790
 	li %r0, 512
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc]
 	.loc 1 1791
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 512]
 	.loc 1 1792
 	li %r0, 512
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1793
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r11
 # mem128[qd + 1536] = x3
 	.loc 1 1794
 	li %r0, 1536
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1795
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1796
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 4x x5 = x5 - x0
 	.loc 1 1797
 	vsubuwm %v2, %v2, %v0
@@ -5894,11 +5782,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 512] = x5
 	.loc 1 1799
 	li %r0, 512
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 512]
 	.loc 1 1800
 	li %r0, 512
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1801
 	vsubuwm %v0, %v0, %v3
@@ -5908,38 +5796,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1024] = x5
 	.loc 1 1803
 	li %r0, 1024
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1804
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 528]
 	.loc 1 1805
 	li %r0, 528
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1806
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 528]
 	.loc 1 1807
 	li %r0, 528
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1808
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1552] = x3
 	.loc 1 1809
 	li %r0, 1552
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1810
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1811
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1812
 	vsubuwm %v2, %v2, %v0
@@ -5949,11 +5837,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 528] = x5
 	.loc 1 1814
 	li %r0, 528
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 528]
 	.loc 1 1815
 	li %r0, 528
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1816
 	vsubuwm %v0, %v0, %v3
@@ -5963,38 +5851,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1040] = x5
 	.loc 1 1818
 	li %r0, 1040
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1819
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 544]
 	.loc 1 1820
 	li %r0, 544
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1821
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 544]
 	.loc 1 1822
 	li %r0, 544
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1823
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1568] = x3
 	.loc 1 1824
 	li %r0, 1568
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1825
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1826
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1827
 	vsubuwm %v2, %v2, %v0
@@ -6004,11 +5892,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 544] = x5
 	.loc 1 1829
 	li %r0, 544
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 544]
 	.loc 1 1830
 	li %r0, 544
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1831
 	vsubuwm %v0, %v0, %v3
@@ -6018,38 +5906,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1056] = x5
 	.loc 1 1833
 	li %r0, 1056
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1834
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 560]
 	.loc 1 1835
 	li %r0, 560
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1836
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 560]
 	.loc 1 1837
 	li %r0, 560
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1838
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 1584] = x3
 	.loc 1 1839
 	li %r0, 1584
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1840
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1841
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1842
 	vsubuwm %v2, %v2, %v0
@@ -6059,11 +5947,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 560] = x5
 	.loc 1 1844
 	li %r0, 560
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 560]
 	.loc 1 1845
 	li %r0, 560
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1846
 	vsubuwm %v0, %v0, %v3
@@ -6073,47 +5961,42 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1072] = x5
 	.loc 1 1848
 	li %r0, 1072
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1849
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 1850
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 1851
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1852
-	addi %r7, %r7, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1853
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1854
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r12, 0
 # goto loop27 if !=
 	.loc 1 1855
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop27
 # pa = pa + 3072
 	.loc 1 1856
-	mr %r5, %r10
-	addi %r5, %r5, 3072
+	addi %r4, %r4, 3072
 # pb = pb + 2048
 	.loc 1 1857
-	mr %r7, %r11
-	addi %r7, %r7, 2048
+	addi %r5, %r5, 2048
 # i0 = i0 - 1
 	.loc 1 1858
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1859
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop26 if !=
 	.loc 1 1860
-	mr %r3, %r8
-	mr %r6, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop26
 # pa = 115376
 	.loc 1 1861
@@ -6121,60 +6004,57 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	ori %r4, %r4, 49840
 # pa = w + pa
 	.loc 1 1862
-	add %r5, %r6, %r4
+	add %r4, %r7, %r4
 # pb = w + 6384
 	.loc 1 1863
-	addi %r7, %r6, 6384
+	addi %r5, %r7, 6384
 # i0 = 3
 	.loc 1 1864
-	li %r4, 3
+	li %r6, 3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop28:
 # qa = pa
 	.loc 1 1866
-	mr %r12, %r4
-	mr %r9, %r6
-	mr %r8, %r3
+	mr %r8, %r4
 # qb = pa + 2048
 	.loc 1 1867
-	addi %r3, %r5, 2048
+	addi %r9, %r4, 2048
 # qc = pa + 4096
 	.loc 1 1868
-	addi %r4, %r5, 4096
+	addi %r10, %r4, 4096
 # qd = pb
 	.loc 1 1869
-	mr %r10, %r5
+	mr %r11, %r5
 # i1 = 16
 	.loc 1 1870
-	mr %r11, %r7
-	li %r6, 16
+	li %r12, 16
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop29:
 # x0 = mem128[qa]
 	.loc 1 1872
-	lvx %v0, 0, %r5
+	lvx %v0, 0, %r8
 # x1 = mem128[qa + 1024]
 	.loc 1 1873
 	li %r0, 1024
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc]
 	.loc 1 1874
-	lvx %v2, 0, %r4
+	lvx %v2, 0, %r10
 # x3 = mem128[qc + 1024]
 	.loc 1 1875
 	li %r0, 1024
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd] = x0
 	.loc 1 1876
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r11
 # mem128[qd + 3072] = x3
 	.loc 1 1877
 	li %r0, 3072
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1878
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1879
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r9
 # 4x x5 = x5 - x0
 	.loc 1 1880
 	vsubuwm %v2, %v2, %v0
@@ -6184,11 +6064,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1024] = x5
 	.loc 1 1882
 	li %r0, 1024
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 1024]
 	.loc 1 1883
 	li %r0, 1024
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1884
 	vsubuwm %v0, %v0, %v3
@@ -6198,38 +6078,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 2048] = x5
 	.loc 1 1886
 	li %r0, 2048
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1887
 	li %r0, 16
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 1040]
 	.loc 1 1888
 	li %r0, 1040
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1889
 	li %r0, 16
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 1040]
 	.loc 1 1890
 	li %r0, 1040
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1891
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 3088] = x3
 	.loc 1 1892
 	li %r0, 3088
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1893
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1894
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1895
 	vsubuwm %v2, %v2, %v0
@@ -6239,11 +6119,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1040] = x5
 	.loc 1 1897
 	li %r0, 1040
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 1040]
 	.loc 1 1898
 	li %r0, 1040
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1899
 	vsubuwm %v0, %v0, %v3
@@ -6253,38 +6133,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 2064] = x5
 	.loc 1 1901
 	li %r0, 2064
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1902
 	li %r0, 32
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 1056]
 	.loc 1 1903
 	li %r0, 1056
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1904
 	li %r0, 32
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 1056]
 	.loc 1 1905
 	li %r0, 1056
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1906
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 3104] = x3
 	.loc 1 1907
 	li %r0, 3104
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1908
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1909
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1910
 	vsubuwm %v2, %v2, %v0
@@ -6294,11 +6174,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1056] = x5
 	.loc 1 1912
 	li %r0, 1056
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 1056]
 	.loc 1 1913
 	li %r0, 1056
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1914
 	vsubuwm %v0, %v0, %v3
@@ -6308,38 +6188,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 2080] = x5
 	.loc 1 1916
 	li %r0, 2080
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1917
 	li %r0, 48
-	lvx %v0, %r5, %r0
+	lvx %v0, %r8, %r0
 # x1 = mem128[qa + 1072]
 	.loc 1 1918
 	li %r0, 1072
-	lvx %v1, %r5, %r0
+	lvx %v1, %r8, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 1919
 	li %r0, 48
-	lvx %v2, %r4, %r0
+	lvx %v2, %r10, %r0
 # x3 = mem128[qc + 1072]
 	.loc 1 1920
 	li %r0, 1072
-	lvx %v3, %r4, %r0
+	lvx %v3, %r10, %r0
 # mem128[qd + 48] = x0
 	.loc 1 1921
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # mem128[qd + 3120] = x3
 	.loc 1 1922
 	li %r0, 3120
-	stvx %v3, %r7, %r0
+	stvx %v3, %r11, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1923
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 1924
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r9, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1925
 	vsubuwm %v2, %v2, %v0
@@ -6349,11 +6229,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 1072] = x5
 	.loc 1 1927
 	li %r0, 1072
-	stvx %v2, %r7, %r0
+	stvx %v2, %r11, %r0
 # x5 = mem128[qb + 1072]
 	.loc 1 1928
 	li %r0, 1072
-	lvx %v0, %r3, %r0
+	lvx %v0, %r9, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1929
 	vsubuwm %v0, %v0, %v3
@@ -6363,99 +6243,90 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 2096] = x5
 	.loc 1 1931
 	li %r0, 2096
-	stvx %v0, %r7, %r0
+	stvx %v0, %r11, %r0
 # qa = qa + 64
 	.loc 1 1932
-	addi %r5, %r5, 64
+	addi %r8, %r8, 64
 # qb = qb + 64
 	.loc 1 1933
-	addi %r3, %r3, 64
+	addi %r9, %r9, 64
 # qc = qc + 64
 	.loc 1 1934
-	addi %r4, %r4, 64
+	addi %r10, %r10, 64
 # qd = qd + 64
 	.loc 1 1935
-	addi %r7, %r7, 64
+	addi %r11, %r11, 64
 # i1 = i1 - 1
 	.loc 1 1936
-	addi %r6, %r6, -1
+	addi %r12, %r12, -1
 # =? i1 - 0
 	.loc 1 1937
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r12, 0
 # goto loop29 if !=
 	.loc 1 1938
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop29
 # pa = pa + 6144
 	.loc 1 1939
-	mr %r5, %r10
-	addi %r5, %r5, 6144
+	addi %r4, %r4, 6144
 # pb = pb + 4096
 	.loc 1 1940
-	mr %r7, %r11
-	addi %r7, %r7, 4096
+	addi %r5, %r5, 4096
 # i0 = i0 - 1
 	.loc 1 1941
-	mr %r4, %r12
-	addi %r4, %r4, -1
+	addi %r6, %r6, -1
 # =? i0 - 0
 	.loc 1 1942
-	cmplwi %cr0, %r4, 0
+	cmplwi %cr0, %r6, 0
 # goto loop28 if !=
 	.loc 1 1943
-	mr %r3, %r8
-	mr %r6, %r9
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop28
 # pa = w + 6384
 	.loc 1 1944
-	mr %r10, %r3
-	addi %r4, %r6, 6384
+	addi %r5, %r7, 6384
 # pb = 115376
 	.loc 1 1945
-	lis %r3, 1
-	ori %r3, %r3, 49840
+	lis %r4, 1
+	ori %r4, %r4, 49840
 # pb = w + pb
 	.loc 1 1946
-	add %r7, %r6, %r3
-# qa = pa
-	.loc 1 1947
-	mr %r8, %r6
+	add %r8, %r7, %r4
 # qb = pa + 4096
 	.loc 1 1948
-	addi %r3, %r4, 4096
+	addi %r4, %r5, 4096
 # qc = pa + 8192
 	.loc 1 1949
-	addi %r5, %r4, 8192
+	addi %r6, %r5, 8192
 # i1 = 32
 	.loc 1 1951
-	li %r6, 32
+	li %r9, 32
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop30:
 # x0 = mem128[qa]
 	.loc 1 1953
-	lvx %v0, 0, %r4
+	lvx %v0, 0, %r5
 # x1 = mem128[qa + 2048]
 	.loc 1 1954
 	li %r0, 2048
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc]
 	.loc 1 1955
-	lvx %v2, 0, %r5
+	lvx %v2, 0, %r6
 # x3 = mem128[qc + 2048]
 	.loc 1 1956
 	li %r0, 2048
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd] = x0
 	.loc 1 1957
-	stvx %v0, 0, %r7
+	stvx %v0, 0, %r8
 # mem128[qd + 6144] = x3
 	.loc 1 1958
 	li %r0, 6144
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1959
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb]
 	.loc 1 1960
-	lvx %v2, 0, %r3
+	lvx %v2, 0, %r4
 # 4x x5 = x5 - x0
 	.loc 1 1961
 	vsubuwm %v2, %v2, %v0
@@ -6465,11 +6336,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 2048] = x5
 	.loc 1 1963
 	li %r0, 2048
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 2048]
 	.loc 1 1964
 	li %r0, 2048
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1965
 	vsubuwm %v0, %v0, %v3
@@ -6479,38 +6350,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 4096] = x5
 	.loc 1 1967
 	li %r0, 4096
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 16]
 	.loc 1 1968
 	li %r0, 16
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 2064]
 	.loc 1 1969
 	li %r0, 2064
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 16]
 	.loc 1 1970
 	li %r0, 16
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 2064]
 	.loc 1 1971
 	li %r0, 2064
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 16] = x0
 	.loc 1 1972
 	li %r0, 16
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 6160] = x3
 	.loc 1 1973
 	li %r0, 6160
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1974
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 16]
 	.loc 1 1975
 	li %r0, 16
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1976
 	vsubuwm %v2, %v2, %v0
@@ -6520,11 +6391,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 2064] = x5
 	.loc 1 1978
 	li %r0, 2064
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 2064]
 	.loc 1 1979
 	li %r0, 2064
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1980
 	vsubuwm %v0, %v0, %v3
@@ -6534,38 +6405,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 4112] = x5
 	.loc 1 1982
 	li %r0, 4112
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 32]
 	.loc 1 1983
 	li %r0, 32
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 2080]
 	.loc 1 1984
 	li %r0, 2080
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 32]
 	.loc 1 1985
 	li %r0, 32
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 2080]
 	.loc 1 1986
 	li %r0, 2080
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 32] = x0
 	.loc 1 1987
 	li %r0, 32
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 6176] = x3
 	.loc 1 1988
 	li %r0, 6176
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 4x x1 = x1 - x2
 	.loc 1 1989
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 32]
 	.loc 1 1990
 	li %r0, 32
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 4x x5 = x5 - x0
 	.loc 1 1991
 	vsubuwm %v2, %v2, %v0
@@ -6575,11 +6446,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 2080] = x5
 	.loc 1 1993
 	li %r0, 2080
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 2080]
 	.loc 1 1994
 	li %r0, 2080
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 1995
 	vsubuwm %v0, %v0, %v3
@@ -6589,38 +6460,38 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 4128] = x5
 	.loc 1 1997
 	li %r0, 4128
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # x0 = mem128[qa + 48]
 	.loc 1 1998
 	li %r0, 48
-	lvx %v0, %r4, %r0
+	lvx %v0, %r5, %r0
 # x1 = mem128[qa + 2096]
 	.loc 1 1999
 	li %r0, 2096
-	lvx %v1, %r4, %r0
+	lvx %v1, %r5, %r0
 # x2 = mem128[qc + 48]
 	.loc 1 2000
 	li %r0, 48
-	lvx %v2, %r5, %r0
+	lvx %v2, %r6, %r0
 # x3 = mem128[qc + 2096]
 	.loc 1 2001
 	li %r0, 2096
-	lvx %v3, %r5, %r0
+	lvx %v3, %r6, %r0
 # mem128[qd + 48] = x0
 	.loc 1 2002
 	li %r0, 48
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # mem128[qd + 6192] = x3
 	.loc 1 2003
 	li %r0, 6192
-	stvx %v3, %r7, %r0
+	stvx %v3, %r8, %r0
 # 4x x1 = x1 - x2
 	.loc 1 2004
 	vsubuwm %v1, %v1, %v2
 # x5 = mem128[qb + 48]
 	.loc 1 2005
 	li %r0, 48
-	lvx %v2, %r3, %r0
+	lvx %v2, %r4, %r0
 # 4x x5 = x5 - x0
 	.loc 1 2006
 	vsubuwm %v2, %v2, %v0
@@ -6630,11 +6501,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 2096] = x5
 	.loc 1 2008
 	li %r0, 2096
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # x5 = mem128[qb + 2096]
 	.loc 1 2009
 	li %r0, 2096
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # 4x x5 = x5 - x3
 	.loc 1 2010
 	vsubuwm %v0, %v0, %v3
@@ -6644,83 +6515,82 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 4144] = x5
 	.loc 1 2012
 	li %r0, 4144
-	stvx %v0, %r7, %r0
+	stvx %v0, %r8, %r0
 # qa = qa + 64
 	.loc 1 2013
-	addi %r4, %r4, 64
+	addi %r5, %r5, 64
 # qb = qb + 64
 	.loc 1 2014
-	addi %r3, %r3, 64
+	addi %r4, %r4, 64
 # qc = qc + 64
 	.loc 1 2015
-	addi %r5, %r5, 64
+	addi %r6, %r6, 64
 # qd = qd + 64
 	.loc 1 2016
-	addi %r7, %r7, 64
+	addi %r8, %r8, 64
 # i1 = i1 - 1
 	.loc 1 2017
-	addi %r6, %r6, -1
+	addi %r9, %r9, -1
 # =? i1 - 0
 	.loc 1 2018
-	cmplwi %cr0, %r6, 0
+	cmplwi %cr0, %r9, 0
 # goto loop30 if !=
 	.loc 1 2019
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop30
 # x4 = mem128[w + 176]
 	.loc 1 2020
-	mr %r6, %r8
 	li %r0, 176
-	lvx %v1, %r6, %r0
+	lvx %v1, %r7, %r0
 # x5 = mem128[w + 192]
 	.loc 1 2021
 	li %r0, 192
-	lvx %v2, %r6, %r0
+	lvx %v2, %r7, %r0
 # x6 = mem128[w + 64]
 	.loc 1 2022
 	li %r0, 64
-	lvx %v3, %r6, %r0
+	lvx %v3, %r7, %r0
 # x7 = mem128[w + 80]
 	.loc 1 2023
 	li %r0, 80
-	lvx %v4, %r6, %r0
+	lvx %v4, %r7, %r0
 # pa = 115376
 	.loc 1 2024
-	lis %r3, 1
-	ori %r3, %r3, 49840
+	lis %r4, 1
+	ori %r4, %r4, 49840
 # pa = w + pa
 	.loc 1 2025
-	add %r3, %r6, %r3
+	add %r4, %r7, %r4
 # pb = 118800
 	.loc 1 2026
-	lis %r4, 1
-	ori %r4, %r4, 53264
-# pb = w + pb
-	.loc 1 2027
-	add %r4, %r6, %r4
-# pc = 118800
-	.loc 1 2028
 	lis %r5, 1
 	ori %r5, %r5, 53264
+# pb = w + pb
+	.loc 1 2027
+	add %r5, %r7, %r5
+# pc = 118800
+	.loc 1 2028
+	lis %r6, 1
+	ori %r6, %r6, 53264
 # pc = w + pc
 	.loc 1 2029
-	add %r5, %r6, %r5
+	add %r6, %r7, %r6
 # qd = 159920
 	.loc 1 2030
-	lis %r7, 2
-	ori %r7, %r7, 28848
+	lis %r8, 2
+	ori %r8, %r8, 28848
 # qd = w + qd
 	.loc 1 2031
-	add %r7, %r6, %r7
+	add %r8, %r7, %r8
 # x0 = mem128[pa]
 	.loc 1 2032
-	lvx %v0, 0, %r3
+	lvx %v0, 0, %r4
 # a0 = mem128[pb]
 	.loc 1 2033
-	lvx %v5, 0, %r4
+	lvx %v5, 0, %r5
 # a1 = mem128[pb + 16]
 	.loc 1 2034
 	li %r0, 16
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2035
 	vsldoi %v5, %v5, %v6, 4
@@ -6729,11 +6599,11 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc]
 	.loc 1 2037
-	lvx %v5, 0, %r5
+	lvx %v5, 0, %r6
 # a1 = mem128[w + 224]
 	.loc 1 2038
 	li %r0, 224
-	lvx %v6, %r6, %r0
+	lvx %v6, %r7, %r0
 # x2 = x2 & a1
 	.loc 1 2039
 	vand %v5, %v5, %v6
@@ -6761,15 +6631,15 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x1 = mem128[pa + 16]
 	.loc 1 2046
 	li %r0, 16
-	lvx %v0, %r3, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 16]
 	.loc 1 2047
 	li %r0, 16
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 32]
 	.loc 1 2048
 	li %r0, 32
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2049
 	vsldoi %v7, %v7, %v8, 4
@@ -6779,7 +6649,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x3 = mem128[pc + 16]
 	.loc 1 2051
 	li %r0, 16
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 2052
 	vadduwm %v7, %v0, %v7
@@ -6814,7 +6684,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2061
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2062
 	vadduhm %v7, %v7, %v0
@@ -6854,7 +6724,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2072
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2073
 	vadduhm %v5, %v5, %v0
@@ -6871,35 +6741,33 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	vsubuhm %v8, %v8, %v6
 # mem128[qd] = x0
 	.loc 1 2077
-	stvx %v8, 0, %r7
+	stvx %v8, 0, %r8
 # pa = pa + 32
 	.loc 1 2078
-	addi %r8, %r3, 32
+	addi %r4, %r4, 32
 # pb = pb + 32
 	.loc 1 2079
-	addi %r4, %r4, 32
+	addi %r5, %r5, 32
 # pc = pc + 32
 	.loc 1 2080
-	addi %r5, %r5, 32
+	addi %r6, %r6, 32
 # qd = qd + 16
 	.loc 1 2081
-	addi %r7, %r7, 16
+	addi %r8, %r8, 16
 # i1 = 26
 	.loc 1 2082
 	li %r9, 26
-	mr %r3, %r10
-	mr %r10, %r3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop31:
 # x0 = mem128[pa]
 	.loc 1 2084
-	lvx %v0, 0, %r8
+	lvx %v0, 0, %r4
 # a0 = mem128[pb]
 	.loc 1 2085
-	lvx %v5, 0, %r4
+	lvx %v5, 0, %r5
 # a1 = mem128[pb + 16]
 	.loc 1 2086
 	li %r0, 16
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2087
 	vsldoi %v5, %v5, %v6, 4
@@ -6908,7 +6776,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc]
 	.loc 1 2089
-	lvx %v5, 0, %r5
+	lvx %v5, 0, %r6
 # 4x x0 = x0 + x2
 	.loc 1 2090
 	vadduwm %v5, %v0, %v5
@@ -6933,15 +6801,15 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x1 = mem128[pa + 16]
 	.loc 1 2096
 	li %r0, 16
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 16]
 	.loc 1 2097
 	li %r0, 16
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 32]
 	.loc 1 2098
 	li %r0, 32
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2099
 	vsldoi %v7, %v7, %v8, 4
@@ -6951,7 +6819,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x3 = mem128[pc + 16]
 	.loc 1 2101
 	li %r0, 16
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 2102
 	vadduwm %v7, %v0, %v7
@@ -6986,7 +6854,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2111
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2112
 	vadduhm %v7, %v7, %v0
@@ -7026,7 +6894,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2122
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2123
 	vadduhm %v5, %v5, %v0
@@ -7043,19 +6911,19 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	vsubuhm %v8, %v8, %v6
 # mem128[qd] = x0
 	.loc 1 2127
-	stvx %v8, 0, %r7
+	stvx %v8, 0, %r8
 # x0 = mem128[pa + 32]
 	.loc 1 2128
 	li %r0, 32
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 32]
 	.loc 1 2129
 	li %r0, 32
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 48]
 	.loc 1 2130
 	li %r0, 48
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2131
 	vsldoi %v5, %v5, %v6, 4
@@ -7065,7 +6933,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pc + 32]
 	.loc 1 2133
 	li %r0, 32
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 2134
 	vadduwm %v5, %v0, %v5
@@ -7090,15 +6958,15 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x1 = mem128[pa + 48]
 	.loc 1 2140
 	li %r0, 48
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 48]
 	.loc 1 2141
 	li %r0, 48
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 64]
 	.loc 1 2142
 	li %r0, 64
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2143
 	vsldoi %v7, %v7, %v8, 4
@@ -7108,7 +6976,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x3 = mem128[pc + 48]
 	.loc 1 2145
 	li %r0, 48
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 2146
 	vadduwm %v7, %v0, %v7
@@ -7143,7 +7011,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2155
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2156
 	vadduhm %v7, %v7, %v0
@@ -7183,7 +7051,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2166
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2167
 	vadduhm %v5, %v5, %v0
@@ -7201,19 +7069,19 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 16] = x0
 	.loc 1 2171
 	li %r0, 16
-	stvx %v8, %r7, %r0
+	stvx %v8, %r8, %r0
 # x0 = mem128[pa + 64]
 	.loc 1 2172
 	li %r0, 64
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 64]
 	.loc 1 2173
 	li %r0, 64
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 80]
 	.loc 1 2174
 	li %r0, 80
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2175
 	vsldoi %v5, %v5, %v6, 4
@@ -7223,7 +7091,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pc + 64]
 	.loc 1 2177
 	li %r0, 64
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 2178
 	vadduwm %v5, %v0, %v5
@@ -7248,15 +7116,15 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x1 = mem128[pa + 80]
 	.loc 1 2184
 	li %r0, 80
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 80]
 	.loc 1 2185
 	li %r0, 80
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 96]
 	.loc 1 2186
 	li %r0, 96
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2187
 	vsldoi %v7, %v7, %v8, 4
@@ -7266,7 +7134,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x3 = mem128[pc + 80]
 	.loc 1 2189
 	li %r0, 80
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 2190
 	vadduwm %v7, %v0, %v7
@@ -7301,7 +7169,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2199
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2200
 	vadduhm %v7, %v7, %v0
@@ -7341,7 +7209,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2210
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2211
 	vadduhm %v5, %v5, %v0
@@ -7359,19 +7227,19 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 32] = x0
 	.loc 1 2215
 	li %r0, 32
-	stvx %v8, %r7, %r0
+	stvx %v8, %r8, %r0
 # x0 = mem128[pa + 96]
 	.loc 1 2216
 	li %r0, 96
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 96]
 	.loc 1 2217
 	li %r0, 96
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 112]
 	.loc 1 2218
 	li %r0, 112
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2219
 	vsldoi %v5, %v5, %v6, 4
@@ -7381,7 +7249,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pc + 96]
 	.loc 1 2221
 	li %r0, 96
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 2222
 	vadduwm %v5, %v0, %v5
@@ -7406,15 +7274,15 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x1 = mem128[pa + 112]
 	.loc 1 2228
 	li %r0, 112
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 112]
 	.loc 1 2229
 	li %r0, 112
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 128]
 	.loc 1 2230
 	li %r0, 128
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2231
 	vsldoi %v7, %v7, %v8, 4
@@ -7424,7 +7292,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x3 = mem128[pc + 112]
 	.loc 1 2233
 	li %r0, 112
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 2234
 	vadduwm %v7, %v0, %v7
@@ -7459,7 +7327,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2243
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2244
 	vadduhm %v7, %v7, %v0
@@ -7499,7 +7367,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2254
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2255
 	vadduhm %v5, %v5, %v0
@@ -7517,19 +7385,19 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 48] = x0
 	.loc 1 2259
 	li %r0, 48
-	stvx %v8, %r7, %r0
+	stvx %v8, %r8, %r0
 # pa = pa + 128
 	.loc 1 2260
-	addi %r8, %r8, 128
+	addi %r4, %r4, 128
 # pb = pb + 128
 	.loc 1 2261
-	addi %r4, %r4, 128
+	addi %r5, %r5, 128
 # pc = pc + 128
 	.loc 1 2262
-	addi %r5, %r5, 128
+	addi %r6, %r6, 128
 # qd = qd + 64
 	.loc 1 2263
-	addi %r7, %r7, 64
+	addi %r8, %r8, 64
 # i1 = i1 - 1
 	.loc 1 2264
 	addi %r9, %r9, -1
@@ -7541,14 +7409,14 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop31
 # x0 = mem128[pa]
 	.loc 1 2267
-	lvx %v0, 0, %r8
+	lvx %v0, 0, %r4
 # a0 = mem128[pb]
 	.loc 1 2268
-	lvx %v5, 0, %r4
+	lvx %v5, 0, %r5
 # a1 = mem128[pb + 16]
 	.loc 1 2269
 	li %r0, 16
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2270
 	vsldoi %v5, %v5, %v6, 4
@@ -7557,7 +7425,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	vadduwm %v0, %v0, %v5
 # x2 = mem128[pc]
 	.loc 1 2272
-	lvx %v5, 0, %r5
+	lvx %v5, 0, %r6
 # 4x x0 = x0 + x2
 	.loc 1 2273
 	vadduwm %v5, %v0, %v5
@@ -7582,15 +7450,15 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x1 = mem128[pa + 16]
 	.loc 1 2279
 	li %r0, 16
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 16]
 	.loc 1 2280
 	li %r0, 16
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 32]
 	.loc 1 2281
 	li %r0, 32
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2282
 	vsldoi %v7, %v7, %v8, 4
@@ -7600,7 +7468,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x3 = mem128[pc + 16]
 	.loc 1 2284
 	li %r0, 16
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 2285
 	vadduwm %v7, %v0, %v7
@@ -7635,7 +7503,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2294
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2295
 	vadduhm %v7, %v7, %v0
@@ -7675,7 +7543,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2305
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2306
 	vadduhm %v5, %v5, %v0
@@ -7692,19 +7560,19 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	vsubuhm %v8, %v8, %v6
 # mem128[qd] = x0
 	.loc 1 2310
-	stvx %v8, 0, %r7
+	stvx %v8, 0, %r8
 # x0 = mem128[pa + 32]
 	.loc 1 2311
 	li %r0, 32
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 32]
 	.loc 1 2312
 	li %r0, 32
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 48]
 	.loc 1 2313
 	li %r0, 48
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2314
 	vsldoi %v5, %v5, %v6, 4
@@ -7714,7 +7582,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pc + 32]
 	.loc 1 2316
 	li %r0, 32
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 2317
 	vadduwm %v5, %v0, %v5
@@ -7739,15 +7607,15 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x1 = mem128[pa + 48]
 	.loc 1 2323
 	li %r0, 48
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 48]
 	.loc 1 2324
 	li %r0, 48
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 64]
 	.loc 1 2325
 	li %r0, 64
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2326
 	vsldoi %v7, %v7, %v8, 4
@@ -7757,7 +7625,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x3 = mem128[pc + 48]
 	.loc 1 2328
 	li %r0, 48
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 2329
 	vadduwm %v7, %v0, %v7
@@ -7792,7 +7660,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2338
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2339
 	vadduhm %v7, %v7, %v0
@@ -7832,7 +7700,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2349
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2350
 	vadduhm %v5, %v5, %v0
@@ -7850,19 +7718,19 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 16] = x0
 	.loc 1 2354
 	li %r0, 16
-	stvx %v8, %r7, %r0
+	stvx %v8, %r8, %r0
 # x0 = mem128[pa + 64]
 	.loc 1 2355
 	li %r0, 64
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 64]
 	.loc 1 2356
 	li %r0, 64
-	lvx %v5, %r4, %r0
+	lvx %v5, %r5, %r0
 # a1 = mem128[pb + 80]
 	.loc 1 2357
 	li %r0, 80
-	lvx %v6, %r4, %r0
+	lvx %v6, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2358
 	vsldoi %v5, %v5, %v6, 4
@@ -7872,7 +7740,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x2 = mem128[pc + 64]
 	.loc 1 2360
 	li %r0, 64
-	lvx %v5, %r5, %r0
+	lvx %v5, %r6, %r0
 # 4x x0 = x0 + x2
 	.loc 1 2361
 	vadduwm %v5, %v0, %v5
@@ -7897,15 +7765,15 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x1 = mem128[pa + 80]
 	.loc 1 2367
 	li %r0, 80
-	lvx %v0, %r8, %r0
+	lvx %v0, %r4, %r0
 # a0 = mem128[pb + 80]
 	.loc 1 2368
 	li %r0, 80
-	lvx %v7, %r4, %r0
+	lvx %v7, %r5, %r0
 # a1 = mem128[pb + 96]
 	.loc 1 2369
 	li %r0, 96
-	lvx %v8, %r4, %r0
+	lvx %v8, %r5, %r0
 # a0 = shiftleftbytes(a0, a1, 4)
 	.loc 1 2370
 	vsldoi %v7, %v7, %v8, 4
@@ -7915,7 +7783,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # x3 = mem128[pc + 80]
 	.loc 1 2372
 	li %r0, 80
-	lvx %v7, %r5, %r0
+	lvx %v7, %r6, %r0
 # 4x x1 = x1 + x3
 	.loc 1 2373
 	vadduwm %v7, %v0, %v7
@@ -7950,7 +7818,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2382
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2383
 	vadduhm %v7, %v7, %v0
@@ -7990,7 +7858,7 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # tv = mem128[w + 96]
 	.loc 1 2393
 	li %r0, 96
-	lvx %v0, %r6, %r0
+	lvx %v0, %r7, %r0
 # 8x x3 = x3 + tv
 	.loc 1 2394
 	vadduhm %v1, %v1, %v0
@@ -8008,76 +7876,72 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 # mem128[qd + 32] = x0
 	.loc 1 2398
 	li %r0, 32
-	stvx %v2, %r7, %r0
+	stvx %v2, %r8, %r0
 # pa = 159920
 	.loc 1 2399
-	lis %r3, 2
-	ori %r3, %r3, 28848
+	lis %r4, 2
+	ori %r4, %r4, 28848
 # pa = w + pa
 	.loc 1 2400
-	add %r4, %r6, %r3
-# pb = out
-	.loc 1 2401
-	mr %r3, %r10
+	add %r4, %r7, %r4
 # i1 = 214
 	.loc 1 2402
 	li %r5, 214
-	mr %r6, %r3
 .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop32:
 # t0 = mem16[pa]
 	.loc 1 2404
-	lhz %r3, 0(%r4)
+	lhz %r6, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2405
-	stb %r3, 0(%r6)
+	stb %r6, 0(%r3)
 # t0 = t0 >> 8
 	.loc 1 2406
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 1] = t0
 	.loc 1 2407
-	stb %r3, 1(%r6)
+	stb %r6, 1(%r3)
 # t0 = mem16[pa + 2]
 	.loc 1 2408
-	lhz %r3, 2(%r4)
+	lhz %r6, 2(%r4)
 # mem8[pb + 2] = t0
 	.loc 1 2409
-	stb %r3, 2(%r6)
+	stb %r6, 2(%r3)
 # t0 = t0 >> 8
 	.loc 1 2410
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 3] = t0
 	.loc 1 2411
-	stb %r3, 3(%r6)
+	stb %r6, 3(%r3)
 # t0 = mem16[pa + 4]
 	.loc 1 2412
-	lhz %r3, 4(%r4)
+	lhz %r6, 4(%r4)
 # mem8[pb + 4] = t0
 	.loc 1 2413
-	stb %r3, 4(%r6)
+	stb %r6, 4(%r3)
 # t0 = t0 >> 8
 	.loc 1 2414
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 5] = t0
 	.loc 1 2415
-	stb %r3, 5(%r6)
+	stb %r6, 5(%r3)
 # t0 = mem16[pa + 6]
 	.loc 1 2416
-	lhz %r3, 6(%r4)
+	lhz %r6, 6(%r4)
 # mem8[pb + 6] = t0
 	.loc 1 2417
-	stb %r3, 6(%r6)
+	stb %r6, 6(%r3)
 # t0 = t0 >> 8
 	.loc 1 2418
-	srwi %r3, %r3, 8
+	srwi %r6, %r6, 8
 # mem8[pb + 7] = t0
 	.loc 1 2419
-	stb %r3, 7(%r6)
+	stb %r6, 7(%r3)
 # pa = pa + 8
 	.loc 1 2420
 	addi %r4, %r4, 8
 # pb = pb + 8
 	.loc 1 2421
-	addi %r6, %r6, 8
+	addi %r3, %r3, 8
 # i1 = i1 - 1
 	.loc 1 2422
 	addi %r5, %r5, -1
@@ -8089,7 +7953,6 @@ qhasm_kernel_core_multsntrup857_ppc32_altivec_mul:
 	bne %cr0, .Lqhasm_kernel_core_multsntrup857_ppc32_altivec_mul.loop32
 # t0 = mem16[pa]
 	.loc 1 2425
-	mr %r3, %r6
 	lhz %r4, 0(%r4)
 # mem8[pb] = t0
 	.loc 1 2426
