@@ -4,9 +4,12 @@
  * after it: the original is then not live in the loop, and the copy, with
  * no use inside, is what the allocator spills when registers run out
  * there (one store before the loop, one reload after), instead of the
- * value being spilled before and after the loop too.  The copies are
- * marked KSPLIT so that coalescing does not undo the split; colouring
- * still prefers one register for both sides (the copies then vanish).
+ * value being spilled before and after the loop too.  Only where the loop
+ * needs the registers: its pressure plus its pinned registers exceed the
+ * file (else the copies buy nothing, and stay where the colouring gives
+ * the two pieces different registers).  The copies are marked KSPLIT so
+ * that coalescing does not undo the split; colouring still prefers one
+ * register for both sides (the copies then vanish).
  * Only loops entered by falling into their head from the block before
  * and left by falling out of their last block into a block nothing else
  * jumps to (the .q shape `L: ... goto L if ...`).
