@@ -425,14 +425,25 @@ static MGG void mgg_rev(uint64_t *x, long n)
                            _mm512_gf2p8affine_epi64_epi8(_mm512_load_si512((const void *)(x + i)), rv, 0));
 }
 
+/* the word offsets of a group's 8 rows, and the lanes of group R that are rows */
+static MGG __m512i mgg_rowidx(long stride)
+{
+    return _mm512_set_epi64(7 * stride, 6 * stride, 5 * stride, 4 * stride, 3 * stride, 2 * stride, stride, 0);
+}
+
+static MGG __mmask8 mgg_rowmask(long rows, long R)
+{
+    long left = rows - 8 * R;
+    return left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
+}
+
 /* mat (rows x nw, stride) <-> the tiles L (nr8 groups x nw words) */
 static MGG void mgg_to_tiles(uint64_t *L, const uint64_t *mat, long rows, long nw, long stride)
 {
     long R, w, nr8 = (rows + 7) / 8;
-    const __m512i vi = _mm512_set_epi64(7 * stride, 6 * stride, 5 * stride, 4 * stride, 3 * stride, 2 * stride, stride, 0);
+    const __m512i vi = mgg_rowidx(stride);
     for (R = 0; R < nr8; R++) {
-        long left = rows - 8 * R;
-        __mmask8 m = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
+        __mmask8 m = mgg_rowmask(rows, R);
         for (w = 0; w < nw; w++) {
             __m512i v = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), m, vi, (const void *)(mat + 8 * R * stride + w), 8);
             _mm512_store_si512((void *)(L + 8 * (R * nw + w)), mgg_tp(v));
@@ -443,10 +454,9 @@ static MGG void mgg_to_tiles(uint64_t *L, const uint64_t *mat, long rows, long n
 static MGG void mgg_from_tiles(uint64_t *mat, const uint64_t *L, long rows, long nw, long stride)
 {
     long R, w, nr8 = (rows + 7) / 8;
-    const __m512i vi = _mm512_set_epi64(7 * stride, 6 * stride, 5 * stride, 4 * stride, 3 * stride, 2 * stride, stride, 0);
+    const __m512i vi = mgg_rowidx(stride);
     for (R = 0; R < nr8; R++) {
-        long left = rows - 8 * R;
-        __mmask8 m = left >= 8 ? 0xff : (__mmask8)((1u << left) - 1);
+        __mmask8 m = mgg_rowmask(rows, R);
         for (w = 0; w < nw; w++)
             _mm512_mask_i64scatter_epi64((void *)(mat + 8 * R * stride + w), m, vi,
                                          mgg_tp(_mm512_load_si512((const void *)(L + 8 * (R * nw + w)))), 8);
