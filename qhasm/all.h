@@ -494,6 +494,7 @@ void dump(FILE *f, Fn *fn, const Target *t, int stage);
 
 /* ---------- model.c: microarchitecture models ---------- */
 enum { MAXUNIT = 32 };
+enum { MAXCLS = 64 };   /* classes per model */
 typedef struct UClass {
 	char *name;
 	int lat;          /* cycles until the result can be used */
@@ -518,6 +519,7 @@ const Model *modelload(const char *nameorpath, const Target *t);
 const Model *modelnamed(int i, const Target *t);   /* embedded model i, if for t */
 int modelclass(const Model *m, const char *name);
 int insops(const Model *m, const Fn *fn, const Ins *x, int *cls, int max);
+int insslots(const Fn *fn, const Ins *x);       /* its issue slots, fused (cost report) */
 void modelcheck(const Model *m, const Target *t, const char *origin);
 
 /* ---------- latency.c ---------- */

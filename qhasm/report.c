@@ -55,6 +55,10 @@ static void loopctl(Fn *fn, int s, int b, char **ctl)
 	}
 }
 
+/* ops[] holds the operations per class, and at SLOTS the issue slots
+ * (insslots(): fused operations) */
+enum { SLOTS = 64, NOPS };
+
 /* operations per class of the blocks in [s, b] whose skip[] is 0, loop
  * control apart, times mult, added to ops[] (and ctl[]) */
 static void count(Fn *fn, const Target *t, const Model *m, int s, int b, const char *skip, char **ctl, double mult,
@@ -65,12 +69,10 @@ static void count(Fn *fn, const Target *t, const Model *m, int s, int b, const c
 			continue;
 		for (int i = 0; i < fn->blk[x].nins; i++) {
 			int c[64], n = insops(m, fn, &fn->blk[x].ins[i], c, 64);
-			for (int j = 0; j < n; j++) {
-				if (ctl[x][i])
-					ctlops[c[j]] += mult;
-				else
-					ops[c[j]] += mult;
-			}
+			double *to = ctl[x][i] ? ctlops : ops;
+			for (int j = 0; j < n; j++)
+				to[c[j]] += mult;
+			to[SLOTS] += mult * insslots(fn, &fn->blk[x].ins[i]);
 		}
 	}
 	(void)t;
@@ -78,12 +80,12 @@ static void count(Fn *fn, const Target *t, const Model *m, int s, int b, const c
 
 /* the resource bound of ops[]: for every set S of units, the operations
  * that can only use units in S, in unit-cycles, divided by |S|; or the
- * issue width */
-typedef struct Res { double bound, ops, cyc, total; u64 set; int issue; } Res;
+ * issue slots over the issue width */
+typedef struct Res { double bound, ops, cyc, total, slots; u64 set; int issue; } Res;
 
 static Res resource(const Model *m, const double *ops)
 {
-	Res r = {0, 0, 0, 0, 0, 0};
+	Res r = {0, 0, 0, 0, ops[SLOTS], 0, 0};
 	for (int i = 0; i < m->ncls; i++)
 		r.total += ops[i];
 	for (u64 set = 1; set < (1ull << m->nunit); set++) {
@@ -101,8 +103,8 @@ static Res resource(const Model *m, const double *ops)
 			r.cyc = cyc;
 		}
 	}
-	if (r.total / m->issue > r.bound + 1e-9) {
-		r.bound = r.total / m->issue;
+	if (r.slots / m->issue > r.bound + 1e-9) {
+		r.bound = r.slots / m->issue;
 		r.issue = 1;
 	}
 	return r;
@@ -111,8 +113,8 @@ static Res resource(const Model *m, const double *ops)
 static void printres(FILE *f, const Model *m, const Res *r)
 {
 	if (r->issue) {
-		fprintf(f, "  resource bound: %.0f operations at %d per cycle: at least %.1f cycles (issue width)\n", r->total,
-			m->issue, r->bound);
+		fprintf(f, "  resource bound: %.0f issue slots (fused operations) at %d per cycle: at least %.1f cycles (issue width)\n",
+			r->slots, m->issue, r->bound);
 	} else if (r->set) {
 		int units = popcnt(r->set);
 		fprintf(f, "  resource bound: %.0f operations", r->ops);
@@ -200,7 +202,7 @@ static void everycall(Fn *fn, char *every)
 static void region(FILE *f, Fn *fn, const Target *t, const Model *m, int s, int b, const char *skip, char **ctl,
 		   const char *what, int loop, long trip)
 {
-	double ops[64] = {0}, ctlops[64] = {0};
+	double ops[NOPS] = {0}, ctlops[NOPS] = {0};
 	/* a loop counts the blocks every iteration runs (a lower bound for
 	 * each of its paths) */
 	char *cnt = xcalloc(fn->nblk + 1, 1), *inner = NULL;
@@ -574,10 +576,10 @@ static Nest nest(Fn *fn, const Target *t, const Model *m, int (*lp)[2], int nl, 
 	Nest r;
 	memset(&r, 0, sizeof r);
 	r.known = 1;
-	double ops[64] = {0}, ctlops[64] = {0};
+	double ops[NOPS] = {0}, ctlops[NOPS] = {0};
 	nestops(fn, t, m, lp, nl, l, ctl, 1, ops, ctlops, &r.known);
 	/* loop control is real work in a nest: the inner loops' run every iteration */
-	for (int i = 0; i < m->ncls; i++)
+	for (int i = 0; i < NOPS; i++)
 		ops[i] += ctlops[i];
 	Res res = resource(m, ops);
 	r.res = res.bound;
@@ -655,7 +657,7 @@ static void callbound(FILE *f, Fn *fn, const Target *t, const Model *m, int (*lp
 			if (lp[j][0] == lp[l][0])
 				trip[l] = trip[j] = 0; /* two latches of one head: counts unclear */
 	}
-	double ops[64] = {0};
+	double ops[NOPS] = {0};
 	for (int x = 0; x < fn->nblk; x++) {
 		if (!every[x])
 			continue;
@@ -667,6 +669,7 @@ static void callbound(FILE *f, Fn *fn, const Target *t, const Model *m, int (*lp
 			int c[64], n = insops(m, fn, &fn->blk[x].ins[i], c, 64);
 			for (int j = 0; j < n; j++)
 				ops[c[j]] += mult;
+			ops[SLOTS] += mult * insslots(fn, &fn->blk[x].ins[i]);
 		}
 	}
 	Res r = resource(m, ops);

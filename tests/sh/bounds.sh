@@ -5,9 +5,10 @@
 # from gen/bounds.py) is measured with qhasm-speed's method (the IQM of 32
 # calls at the longest length, converted to core cycles by a chain of
 # dependent adds) and must take at least its bound (ratio >= 1.00), and the
-# bound line must name which bound binds.  A measurement below its bound is
-# retried twice (a preempted calibration chain makes the cycle figure too
-# small) before it fails.  Models whose CPU is not present are listed as
+# bound line must name which bound binds.  A measurement fails when it is
+# below its bound in each of three runs (a preempted calibration chain, or
+# a clock that moves between the chain and the kernel on a shared host,
+# makes one cycle figure too small).  Models whose CPU is not present are listed as
 # skipped, loudly.  Exit 0 ok, 1 failure, 77 when no model matches the CPU.
 set -u
 BUILD=${BUILD:-build}
@@ -35,17 +36,26 @@ for m in $models; do
     "$BUILD/csrc/speedbounds.c" > "$tmp/want"
   [ -s "$tmp/want" ] || { echo "$me: FAIL: no bounds for model $m in $BUILD/csrc/speedbounds.c"; fail=1; continue; }
   prims=$(awk '{ print $1 }' "$tmp/want" | sort -u)
+  # a measurement fails when it is below its bound in all three attempts:
+  # on a shared host a neighbour's load moves the clock between the
+  # calibration chain and the kernel, while a bound that is too high is
+  # undercut every time
+  : > "$tmp/low"
   for attempt in 1 2 3; do
     set --
     for p in $prims; do set -- "$@" -p "$p"; done
     QHASM_UARCH=$m "$SPEED" "$@" -m 4096 > "$tmp/out" 2>&1 || { echo "$me: FAIL: qhasm-speed exited with $?"; fail=1; break; }
     grep '^[a-z0-9_]* [a-z0-9]* bound ' "$tmp/out" > "$tmp/lines"
     # NAME LABEL bound MODEL B cycles/byte (cost report: X binds) measured T ticks/byte at N bytes = C cycles/byte (K cycles per tick) ratio R
-    low=$(awk '$NF + 0 < 1.0' "$tmp/lines")
-    [ -z "$low" ] && break
-    echo "$me: attempt $attempt: below the bound (retrying):"; echo "$low" | sed 's/^/    /'
+    awk '$NF + 0 < 1.0 { print $1, $2 }' "$tmp/lines" | sort > "$tmp/low.$attempt"
+    [ $attempt = 1 ] && cp "$tmp/low.1" "$tmp/low" || comm -12 "$tmp/low" "$tmp/low.$attempt" > "$tmp/low.both"
+    [ $attempt = 1 ] || mv "$tmp/low.both" "$tmp/low"
+    [ -s "$tmp/low" ] && [ $attempt -lt 3 ] || break
+    echo "$me: attempt $attempt: below the bound (measuring again):"
+    awk 'NR == FNR { k[$1 " " $2] = 1; next } k[$1 " " $2]' "$tmp/low" "$tmp/lines" | sed 's/^/    /'
   done
-  [ -z "$low" ] || { echo "$me: FAIL: model $m: measured below the cost report's bound:"; echo "$low"; fail=1; }
+  low=$(awk 'NR == FNR { k[$1 " " $2] = 1; next } k[$1 " " $2]' "$tmp/low" "$tmp/lines")
+  [ -z "$low" ] || { echo "$me: FAIL: model $m: measured below the cost report's bound in all three attempts:"; echo "$low"; fail=1; }
   grep -v 'cost report: \(resource\|recurrence\|issue width\|recurrence of the inner loops\|critical path\) binds' "$tmp/lines" |
     grep . && { echo "$me: FAIL: bound lines not naming the binding bound (above)"; fail=1; }
   grep -q 'cycles per tick' "$tmp/lines" || { echo "$me: FAIL: no cycles-per-tick conversion"; fail=1; }
