@@ -193,6 +193,16 @@ const Model *modelload(const char *arg, const Target *t)
 	return m;
 }
 
+/* a copy the allocator made disappear (source and destination in one
+ * register): no operation, no issue slot */
+static int vanished(const Fn *fn, const Ins *x)
+{
+	if (!(x->md->attr & AMOV) || x->op[0].kind != OTMP || x->op[1].kind != OTMP)
+		return 0;
+	int a = fn->tmp[x->op[0].tmp].reg, b = fn->tmp[x->op[1].tmp].reg;
+	return a != NOREG && a == b;
+}
+
 /* the model classes of an instruction's machine operations (unit=a,b+c:
  * `,` between instructions or micro-operations, `+` between the
  * micro-operations of one instruction, `-` none) */
@@ -202,11 +212,8 @@ int insops(const Model *m, const Fn *fn, const Ins *x, int *cls, int max)
 	int n = 0;
 	if (!x->md->tmpl[0])
 		return 0; /* pseudo-instructions */
-	if ((x->md->attr & AMOV) && x->op[0].kind == OTMP && x->op[1].kind == OTMP) {
-		int a = fn->tmp[x->op[0].tmp].reg, b = fn->tmp[x->op[1].tmp].reg;
-		if (a != NOREG && a == b)
-			return 0; /* a copy the allocator made disappear */
-	}
+	if (vanished(fn, x))
+		return 0;
 	if (!u || !*u)
 		die("machine-description line %d (%s) names no class (unit=)", x->md->lineno, x->md->pattern);
 	while (*u && n < max) {
@@ -257,11 +264,8 @@ int insslots(const Fn *fn, const Ins *x)
 	const char *u = x->md->unit;
 	if (!x->md->tmpl[0] || !u)
 		return 0;
-	if ((x->md->attr & AMOV) && x->op[0].kind == OTMP && x->op[1].kind == OTMP) {
-		int a = fn->tmp[x->op[0].tmp].reg, b = fn->tmp[x->op[1].tmp].reg;
-		if (a != NOREG && a == b)
-			return 0; /* a copy the allocator made disappear */
-	}
+	if (vanished(fn, x))
+		return 0;
 	int ninst = 1, nent = 1;
 	for (const char *s = x->md->tmpl; *s; s++)
 		ninst += *s == ';';

@@ -55,9 +55,18 @@ static void loopctl(Fn *fn, int s, int b, char **ctl)
 	}
 }
 
-/* ops[] holds the operations per class, and at SLOTS the issue slots
- * (insslots(): fused operations) */
-enum { SLOTS = 64, NOPS };
+/* ops[] holds the operations per class, and at SLOTS (past the last
+ * class) the issue slots (insslots(): fused operations) */
+enum { SLOTS = MAXCLS, NOPS };
+
+/* instruction x's operations and issue slots, times mult, added to to[] */
+static void tally(const Model *m, const Fn *fn, const Ins *x, double mult, double *to)
+{
+	int c[64], n = insops(m, fn, x, c, 64);
+	for (int j = 0; j < n; j++)
+		to[c[j]] += mult;
+	to[SLOTS] += mult * insslots(fn, x);
+}
 
 /* operations per class of the blocks in [s, b] whose skip[] is 0, loop
  * control apart, times mult, added to ops[] (and ctl[]) */
@@ -67,13 +76,8 @@ static void count(Fn *fn, const Target *t, const Model *m, int s, int b, const c
 	for (int x = s; x <= b; x++) {
 		if (skip && skip[x])
 			continue;
-		for (int i = 0; i < fn->blk[x].nins; i++) {
-			int c[64], n = insops(m, fn, &fn->blk[x].ins[i], c, 64);
-			double *to = ctl[x][i] ? ctlops : ops;
-			for (int j = 0; j < n; j++)
-				to[c[j]] += mult;
-			to[SLOTS] += mult * insslots(fn, &fn->blk[x].ins[i]);
-		}
+		for (int i = 0; i < fn->blk[x].nins; i++)
+			tally(m, fn, &fn->blk[x].ins[i], mult, ctl[x][i] ? ctlops : ops);
 	}
 	(void)t;
 }
@@ -665,12 +669,8 @@ static void callbound(FILE *f, Fn *fn, const Target *t, const Model *m, int (*lp
 		for (int l = 0; l < nl; l++)
 			if (lp[l][0] <= x && x <= lp[l][1] && trip[l] > 0)
 				mult *= trip[l];
-		for (int i = 0; i < fn->blk[x].nins; i++) {
-			int c[64], n = insops(m, fn, &fn->blk[x].ins[i], c, 64);
-			for (int j = 0; j < n; j++)
-				ops[c[j]] += mult;
-			ops[SLOTS] += mult * insslots(fn, &fn->blk[x].ins[i]);
-		}
+		for (int i = 0; i < fn->blk[x].nins; i++)
+			tally(m, fn, &fn->blk[x].ins[i], mult, ops);
 	}
 	Res r = resource(m, ops);
 	int ch = callchain(fn, t, m, lp, nl, trip, every);

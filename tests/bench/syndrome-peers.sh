@@ -20,6 +20,10 @@ me=syndrome-peers.sh
 [ -d "$PEERS" ] || { echo "$me: $PEERS missing (set PEERS=)"; exit 1; }
 OPT="-O3 -march=native -mtune=native"
 mkdir -p "$WORK"
+# the glue's other symbols, never called by the syndrome benchmark
+printf '%s\n' '#include <stdlib.h>' 'void crypto_declassify(void *p, long n) { (void)p; (void)n; }' \
+  'void crypto_sort_int16_x863(void) { abort(); }' 'void crypto_sort_int32_2026avx2(void) { abort(); }' \
+  'void crypto_xof_bitwrite16_256x4x2(void) { abort(); }' 'void randombytes(void) { abort(); }' > "$WORK/stubs.c"
 for b in native avx2only; do
   d="$WORK/peers-$b"
   [ -d "$d" ] || { cp -r "$PEERS" "$d"; chmod -R u+w "$d"; rm -rf "$d/build"; }
@@ -30,10 +34,6 @@ for b in native avx2only; do
   done
   echo "$me: building SUPERCOP's syndromes in $d with $OPT$x"
   make -C "$d" -s OPT="$OPT$x" $libs > "$d.log" 2>&1 || { tail -20 "$d.log"; exit 1; }
-  # the glue's other symbols, never called by the syndrome benchmark
-  printf '%s\n' '#include <stdlib.h>' 'void crypto_declassify(void *p, long n) { (void)p; (void)n; }' \
-    'void crypto_sort_int16_x863(void) { abort(); }' 'void crypto_sort_int32_2026avx2(void) { abort(); }' \
-    'void crypto_xof_bitwrite16_256x4x2(void) { abort(); }' 'void randombytes(void) { abort(); }' > "$WORK/stubs.c"
   for set in 348864 6960119; do
     L=""; for i in ref vec avx; do L="$L $d/build/crypto_kem_mceliece${set}_$i/libcrypto_kem_mceliece${set}_$i.a"; done
     D=""; [ $set = 6960119 ] && D=-DSET69

@@ -40,21 +40,20 @@ for m in $models; do
   # on a shared host a neighbour's load moves the clock between the
   # calibration chain and the kernel, while a bound that is too high is
   # undercut every time
-  : > "$tmp/low"
+  low=""
   for attempt in 1 2 3; do
     set --
     for p in $prims; do set -- "$@" -p "$p"; done
     QHASM_UARCH=$m "$SPEED" "$@" -m 4096 > "$tmp/out" 2>&1 || { echo "$me: FAIL: qhasm-speed exited with $?"; fail=1; break; }
     grep '^[a-z0-9_]* [a-z0-9]* bound ' "$tmp/out" > "$tmp/lines"
     # NAME LABEL bound MODEL B cycles/byte (cost report: X binds) measured T ticks/byte at N bytes = C cycles/byte (K cycles per tick) ratio R
-    awk '$NF + 0 < 1.0 { print $1, $2 }' "$tmp/lines" | sort > "$tmp/low.$attempt"
-    [ $attempt = 1 ] && cp "$tmp/low.1" "$tmp/low" || comm -12 "$tmp/low" "$tmp/low.$attempt" > "$tmp/low.both"
-    [ $attempt = 1 ] || mv "$tmp/low.both" "$tmp/low"
-    [ -s "$tmp/low" ] && [ $attempt -lt 3 ] || break
-    echo "$me: attempt $attempt: below the bound (measuring again):"
-    awk 'NR == FNR { k[$1 " " $2] = 1; next } k[$1 " " $2]' "$tmp/low" "$tmp/lines" | sed 's/^/    /'
+    # the measurements (NAME LABEL) below their bound in every attempt so far
+    awk '$NF + 0 < 1.0 { print $1, $2 }' "$tmp/lines" | sort > "$tmp/now"
+    if [ $attempt = 1 ]; then mv "$tmp/now" "$tmp/low"; else comm -12 "$tmp/low" "$tmp/now" > "$tmp/both"; mv "$tmp/both" "$tmp/low"; fi
+    low=$(awk 'NR == FNR { k[$1 " " $2] = 1; next } k[$1 " " $2]' "$tmp/low" "$tmp/lines")
+    [ -n "$low" ] && [ $attempt -lt 3 ] || break
+    echo "$me: attempt $attempt: below the bound (measuring again):"; echo "$low" | sed 's/^/    /'
   done
-  low=$(awk 'NR == FNR { k[$1 " " $2] = 1; next } k[$1 " " $2]' "$tmp/low" "$tmp/lines")
   [ -z "$low" ] || { echo "$me: FAIL: model $m: measured below the cost report's bound in all three attempts:"; echo "$low"; fail=1; }
   grep -v 'cost report: \(resource\|recurrence\|issue width\|recurrence of the inner loops\|critical path\) binds' "$tmp/lines" |
     grep . && { echo "$me: FAIL: bound lines not naming the binding bound (above)"; fail=1; }
